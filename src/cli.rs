@@ -1,0 +1,194 @@
+//! The command line: every flag, its default and its help text.
+
+use crate::go::{KoRule, Komi, MAX_SIZE, MIN_SIZE, Rules, SuicideRule};
+use crate::settings::Settings;
+use clap::{Parser, ValueEnum};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// A GO! game server for teaching labs: students' clients connect over TCP and play
+/// Go; the operator watches through the console on this terminal.
+#[derive(Parser, Debug)]
+#[command(name = "goserver", version, about)]
+pub struct Options {
+    /// Address to listen on.
+    #[arg(long, default_value = "0.0.0.0")]
+    pub host: String,
+    /// Port to listen on; 0 picks a free port (see the "listening on" log line).
+    #[arg(long, default_value_t = 8000)]
+    pub port: u16,
+    /// Komi added to white's score, in half points (e.g. 0, 6.5, 7).
+    #[arg(long, default_value = "0", value_parser = parse_komi)]
+    pub komi: Komi,
+    /// Largest board a leader may ask for (2 to 25).
+    #[arg(long, default_value_t = 19, value_parser = clap::value_parser!(u16).range(MIN_SIZE as i64..=MAX_SIZE as i64))]
+    pub max_board_size: u16,
+    /// Ko rule: positional superko, situational superko, or simple ko only.
+    #[arg(long, value_enum, default_value_t = KoOption::Positional)]
+    pub ko: KoOption,
+    /// Allow multi-stone suicide (single-stone suicide stays illegal).
+    #[arg(long)]
+    pub allow_suicide: bool,
+    /// Seconds a leader has to send SET_CONFIG before defaults apply (random colour,
+    /// 9x9); 0 waits forever.
+    #[arg(long, default_value_t = 60, value_name = "S")]
+    pub config_timeout: u64,
+    /// Seconds players have to answer REQUEST_REMATCH (no answer counts as no); 0
+    /// waits forever.
+    #[arg(long, default_value_t = 60, value_name = "S")]
+    pub rematch_timeout: u64,
+    /// Seconds a player has for each move before losing; 0 is no limit.
+    #[arg(long, default_value_t = 0, value_name = "S")]
+    pub move_timeout: u64,
+    /// Seconds a client not in a game has to send HANDSHAKE before it is
+    /// disconnected; 0 waits forever.
+    #[arg(long, default_value_t = 60, value_name = "S")]
+    pub handshake_timeout: u64,
+    /// Clients connected at once; more are refused with a message.
+    #[arg(long, default_value_t = 10_000, value_name = "N")]
+    pub max_clients: usize,
+    /// Write every finished game as an SGF file into this directory.
+    #[arg(long, value_name = "DIR")]
+    pub records: Option<PathBuf>,
+    /// Log level on the terminal (and in the log file).
+    #[arg(long, value_enum, default_value_t = LogLevel::Info)]
+    pub log_level: LogLevel,
+    /// Also append the log to this file.
+    #[arg(long, value_name = "PATH")]
+    pub log_file: Option<PathBuf>,
+    /// Do not read operator commands from stdin.
+    #[arg(long)]
+    pub no_console: bool,
+}
+
+/// The `--ko` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum KoOption {
+    /// A move may not repeat any earlier whole-board position.
+    Positional,
+    /// A move may not repeat an earlier position with the same player to move.
+    Situational,
+    /// Only the immediate recapture of a single stone is forbidden.
+    Simple,
+}
+
+/// The `--log-level` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum LogLevel {
+    Error,
+    Warn,
+    Info,
+    Debug,
+    Trace,
+}
+
+impl LogLevel {
+    /// The matching `log` filter.
+    pub fn filter(self) -> log::LevelFilter {
+        match self {
+            LogLevel::Error => log::LevelFilter::Error,
+            LogLevel::Warn => log::LevelFilter::Warn,
+            LogLevel::Info => log::LevelFilter::Info,
+            LogLevel::Debug => log::LevelFilter::Debug,
+            LogLevel::Trace => log::LevelFilter::Trace,
+        }
+    }
+}
+
+fn parse_komi(text: &str) -> Result<Komi, String> {
+    Komi::parse(text)
+        .ok_or_else(|| format!("'{text}' is not a komi: use a multiple of 0.5, e.g. 6.5"))
+}
+
+/// Seconds to a timeout, where 0 means none.
+fn seconds(s: u64) -> Option<Duration> {
+    (s > 0).then(|| Duration::from_secs(s))
+}
+
+impl Options {
+    /// The server settings these options ask for.
+    pub fn settings(&self) -> Settings {
+        Settings {
+            rules: Rules {
+                ko: match self.ko {
+                    KoOption::Positional => KoRule::Positional,
+                    KoOption::Situational => KoRule::Situational,
+                    KoOption::Simple => KoRule::Simple,
+                },
+                suicide: if self.allow_suicide {
+                    SuicideRule::MultiStoneAllowed
+                } else {
+                    SuicideRule::Forbidden
+                },
+                komi: self.komi,
+            },
+            max_board_size: usize::from(self.max_board_size),
+            config_timeout: seconds(self.config_timeout),
+            rematch_timeout: seconds(self.rematch_timeout),
+            move_timeout: seconds(self.move_timeout),
+            handshake_timeout: seconds(self.handshake_timeout),
+            max_clients: self.max_clients.max(1),
+            records: self.records.clone(),
+            ..Settings::default()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_design_names_parse() {
+        let options = Options::try_parse_from([
+            "goserver",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--komi",
+            "6.5",
+            "--max-board-size",
+            "25",
+            "--ko",
+            "situational",
+            "--allow-suicide",
+            "--config-timeout",
+            "5",
+            "--rematch-timeout",
+            "0",
+            "--move-timeout",
+            "30",
+            "--handshake-timeout",
+            "10",
+            "--max-clients",
+            "100",
+            "--records",
+            "/tmp/r",
+            "--log-level",
+            "debug",
+            "--log-file",
+            "/tmp/l",
+            "--no-console",
+        ])
+        .expect("all design flags parse");
+        let settings = options.settings();
+        assert_eq!(settings.rules.komi.halves(), 13);
+        assert_eq!(settings.rules.ko, KoRule::Situational);
+        assert_eq!(settings.rules.suicide, SuicideRule::MultiStoneAllowed);
+        assert_eq!(settings.max_board_size, 25);
+        assert_eq!(settings.rematch_timeout, None);
+        assert_eq!(settings.move_timeout, Some(Duration::from_secs(30)));
+    }
+
+    #[test]
+    fn bad_values_are_refused() {
+        for bad in [
+            &["goserver", "--komi", "6.3"][..],
+            &["goserver", "--max-board-size", "26"],
+            &["goserver", "--ko", "japanese"],
+        ] {
+            assert!(Options::try_parse_from(bad).is_err(), "{bad:?}");
+        }
+    }
+}

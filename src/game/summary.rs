@@ -1,0 +1,82 @@
+//! What a game publishes for the operator console.
+
+use crate::go::Colour;
+use crate::protocol::GameId;
+use std::fmt;
+use std::time::Instant;
+
+/// Where a game is in its life.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameStatus {
+    /// A leader, no partner yet.
+    WaitingForPartner,
+    /// Both players, no configuration yet.
+    WaitingForConfig,
+    /// Moves are being played.
+    Playing,
+    /// Ended by two passes; both were asked about a rematch.
+    RematchPending,
+    /// Over.
+    Finished,
+}
+
+impl fmt::Display for GameStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            GameStatus::WaitingForPartner => "waiting for partner",
+            GameStatus::WaitingForConfig => "waiting for config",
+            GameStatus::Playing => "playing",
+            GameStatus::RematchPending => "rematch pending",
+            GameStatus::Finished => "finished",
+        })
+    }
+}
+
+/// A game at a glance (the console's `games` row).
+#[derive(Clone, Debug)]
+pub struct GameSummary {
+    pub id: GameId,
+    pub status: GameStatus,
+    /// Names, leader first, with colours once assigned.
+    pub players: Vec<(String, Option<Colour>)>,
+    /// Board size once configured.
+    pub size: Option<usize>,
+    /// Moves played in the current game, passes included.
+    pub moves: usize,
+    /// Whose turn it is while playing.
+    pub to_move: Option<Colour>,
+    /// When the game was opened.
+    pub opened: Instant,
+    /// How it ended, once it has.
+    pub result: Option<String>,
+}
+
+impl GameSummary {
+    /// A game just opened, with nobody seated yet.
+    pub fn new(id: GameId) -> GameSummary {
+        GameSummary {
+            id,
+            status: GameStatus::WaitingForPartner,
+            players: Vec::new(),
+            size: None,
+            moves: 0,
+            to_move: None,
+            opened: Instant::now(),
+            result: None,
+        }
+    }
+}
+
+/// A game in detail (the console's `board` and `sgf`).
+#[derive(Clone, Debug)]
+pub struct GameView {
+    pub summary: GameSummary,
+    /// The board drawn with coordinates, last move marked, once configured.
+    pub board: Option<String>,
+    /// Stones captured by black and by white.
+    pub captures: (usize, usize),
+    /// Area score so far (black, white), as the protocol writes it.
+    pub score: Option<(String, String)>,
+    /// The game record so far.
+    pub sgf: Option<String>,
+}

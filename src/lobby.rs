@@ -1,0 +1,404 @@
+//! Matchmaking: who is connected under which granted name, which games wait for a
+//! partner, and which game each client sits in. All of it under one
+//! `parking_lot::Mutex`, held only for bookkeeping: never across socket I/O or a
+//! blocking call. Messages to clients are sent by the game loops, in the order their
+//! inboxes receive events; the lobby only puts events into those inboxes.
+//!
+//! `parking_lot` locks do not poison: a panic while the lock is held (none is
+//! reachable: the code under it only touches maps) would leave the maps as they were
+//! at the panic, which is still consistent enough for the other games to go on.
+
+use crate::game::{self, GameEvent, GameSummary, Player};
+use crate::net::{ConnId, Connection};
+use crate::protocol::GameId;
+use crate::settings::Settings;
+use crossbeam_channel::Sender;
+use parking_lot::Mutex;
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::thread::JoinHandle;
+
+use crate::shutdown::Shutdown;
+
+/// How many finished games the console can still list.
+const FINISHED_KEPT: usize = 200;
+
+/// One connected client, as the lobby knows it.
+pub struct ClientEntry {
+    /// The connection itself.
+    pub conn: Arc<Connection>,
+    /// The name granted at its last handshake, if any.
+    pub name: Option<String>,
+    /// The game it sits in, if any.
+    pub game: Option<GameId>,
+}
+
+/// A live game: where to send its events and what the console may read of it.
+pub struct GameEntry {
+    /// The game loop's inbox.
+    pub inbox: Sender<GameEvent>,
+    /// Published by the game loop after each change.
+    pub summary: Arc<Mutex<GameSummary>>,
+}
+
+#[derive(Default)]
+struct LobbyState {
+    clients: HashMap<ConnId, ClientEntry>,
+    /// Names granted to connected clients.
+    taken_names: HashSet<String>,
+    games: BTreeMap<GameId, GameEntry>,
+    /// Games with a leader and a free seat, oldest first.
+    waiting: VecDeque<GameId>,
+    finished: VecDeque<GameSummary>,
+    next_game_id: u32,
+    /// Game loop threads, joined at shutdown.
+    threads: Vec<JoinHandle<()>>,
+}
+
+/// Live counters for the console's `stats`.
+#[derive(Default)]
+pub struct Counters {
+    /// Moves (passes included) accepted since start.
+    pub moves: AtomicU64,
+    /// Games that have ended since start.
+    pub games_finished: AtomicU64,
+}
+
+/// The matchmaking registry. Shared by every connection thread and game loop.
+pub struct Lobby {
+    state: Mutex<LobbyState>,
+    /// The server's settings, for the games it starts.
+    pub settings: Arc<Settings>,
+    /// The server's shutdown, for the games it starts.
+    pub shutdown: Shutdown,
+    /// Counters for the console.
+    pub counters: Counters,
+}
+
+/// Why a HANDSHAKE was refused.
+#[derive(Debug, PartialEq, Eq)]
+pub enum HandshakeRefused {
+    /// The client already sits in a game.
+    AlreadyInGame { game: GameId, name: String },
+    /// The server is shutting down.
+    ShuttingDown,
+}
+
+impl std::fmt::Display for HandshakeRefused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            HandshakeRefused::AlreadyInGame { game, name } => write!(
+                f,
+                "You are already {name} in game {game}: HANDSHAKE is accepted only when you are not in a game"
+            ),
+            HandshakeRefused::ShuttingDown => write!(f, "The server is shutting down"),
+        }
+    }
+}
+
+impl Lobby {
+    /// An empty lobby.
+    pub fn new(settings: Arc<Settings>, shutdown: Shutdown) -> Arc<Lobby> {
+        Arc::new(Lobby {
+            state: Mutex::new(LobbyState {
+                next_game_id: 1,
+                ..LobbyState::default()
+            }),
+            settings,
+            shutdown,
+            counters: Counters::default(),
+        })
+    }
+
+    /// Registers a new connection (not yet identified).
+    pub fn connect(&self, conn: &Arc<Connection>) {
+        let mut state = self.state.lock();
+        state.clients.insert(
+            conn.id,
+            ClientEntry {
+                conn: Arc::clone(conn),
+                name: None,
+                game: None,
+            },
+        );
+    }
+
+    /// Grants `wanted` (or `wanted_2`, `wanted_3`, ... if it is taken) and seats the
+    /// client: in the oldest waiting game, or as the leader of a new one. The game
+    /// loop then sends ACKNOWLEDGE_HANDSHAKE.
+    ///
+    /// # Errors
+    ///
+    /// When the client already sits in a game, or the server is stopping.
+    pub fn handshake(
+        self: &Arc<Self>,
+        conn: &Arc<Connection>,
+        wanted: &str,
+    ) -> Result<(), HandshakeRefused> {
+        if self.shutdown.is_triggered() {
+            return Err(HandshakeRefused::ShuttingDown);
+        }
+        let new_game = {
+            let mut state = self.state.lock();
+            if let Some(entry) = state.clients.get(&conn.id)
+                && let (Some(game), Some(name)) = (entry.game, &entry.name)
+            {
+                return Err(HandshakeRefused::AlreadyInGame {
+                    game,
+                    name: name.clone(),
+                });
+            }
+            let name = grant_name(&mut state, conn, wanted);
+            conn.set_name(&name);
+            let player = Player {
+                conn: Arc::clone(conn),
+                name,
+            };
+            self.seat_locked(&mut state, player, true)
+        };
+        self.start_thread(new_game);
+        Ok(())
+    }
+
+    /// Makes `player` (who keeps its name) the leader of a new game. Used when the
+    /// leader of its game left before the game started.
+    pub fn lead_new_game(self: &Arc<Self>, player: Player) {
+        let new_game = {
+            let mut state = self.state.lock();
+            self.seat_locked(&mut state, player, false)
+        };
+        self.start_thread(new_game);
+    }
+
+    /// Seats a player: joins the oldest waiting game when `may_join`, else (or when
+    /// none waits) opens a new game with it as leader. Returns the new game's loop to
+    /// start, if one was opened.
+    fn seat_locked(
+        &self,
+        state: &mut LobbyState,
+        player: Player,
+        may_join: bool,
+    ) -> Option<NewGame> {
+        let conn_id = player.conn.id;
+        let mut player = player;
+        if may_join {
+            while let Some(id) = state.waiting.pop_front() {
+                let Some(entry) = state.games.get(&id) else {
+                    continue;
+                };
+                match entry.inbox.send(GameEvent::Join(player)) {
+                    Ok(()) => {
+                        set_game(state, conn_id, Some(id));
+                        return None;
+                    }
+                    // The loop has ended: try the next waiting game.
+                    Err(crossbeam_channel::SendError(GameEvent::Join(back))) => player = back,
+                    Err(_) => return None,
+                }
+            }
+        }
+        let id = GameId(state.next_game_id);
+        state.next_game_id += 1;
+        let (inbox, events) = crossbeam_channel::unbounded();
+        let summary = Arc::new(Mutex::new(GameSummary::new(id)));
+        // The loop is not running yet; the event waits in its inbox.
+        let _ = inbox.send(GameEvent::Join(player));
+        state.games.insert(
+            id,
+            GameEntry {
+                inbox,
+                summary: Arc::clone(&summary),
+            },
+        );
+        state.waiting.push_back(id);
+        set_game(state, conn_id, Some(id));
+        Some(NewGame {
+            id,
+            events,
+            summary,
+        })
+    }
+
+    fn start_thread(self: &Arc<Self>, new_game: Option<NewGame>) {
+        let Some(NewGame {
+            id,
+            events,
+            summary,
+        }) = new_game
+        else {
+            return;
+        };
+        match game::spawn(id, Arc::clone(self), events, summary) {
+            Ok(handle) => {
+                let mut state = self.state.lock();
+                state.threads.retain(|t| !t.is_finished());
+                state.threads.push(handle);
+            }
+            Err(e) => {
+                log::error!("could not start a thread for game {id}: {e}");
+                for conn in self.abandon(id) {
+                    conn.close("the server could not start a game thread");
+                }
+            }
+        }
+    }
+
+    /// The inbox of the game `conn` sits in, if it sits in one.
+    pub fn route(&self, conn: ConnId) -> Option<Sender<GameEvent>> {
+        let state = self.state.lock();
+        let game = state.clients.get(&conn)?.game?;
+        Some(state.games.get(&game)?.inbox.clone())
+    }
+
+    /// Puts a game whose partner left before the start back at the head of the queue.
+    pub fn reopen(&self, id: GameId, leader: ConnId) {
+        let mut state = self.state.lock();
+        if !state.waiting.contains(&id) {
+            state.waiting.push_front(id);
+        }
+        set_game(&mut state, leader, Some(id));
+    }
+
+    /// Takes a game that has not started off the waiting queue (its partner has
+    /// arrived, or it is ending).
+    pub fn stop_waiting(&self, id: GameId) {
+        self.state.lock().waiting.retain(|g| *g != id);
+    }
+
+    /// Frees `conn`'s seat in game `id` (if it still sits there), e.g. a partner who
+    /// left before the start.
+    pub fn unseat(&self, id: GameId, conn: ConnId) {
+        let mut state = self.state.lock();
+        if state.clients.get(&conn).and_then(|c| c.game) == Some(id) {
+            set_game(&mut state, conn, None);
+        }
+    }
+
+    /// Removes an ended game: nobody sits in it any more, and it is kept as a
+    /// summary for the console. After this no event can reach its inbox.
+    pub fn close_game(&self, id: GameId, summary: GameSummary) {
+        let mut state = self.state.lock();
+        state.waiting.retain(|g| *g != id);
+        state.games.remove(&id);
+        for entry in state.clients.values_mut() {
+            if entry.game == Some(id) {
+                entry.game = None;
+            }
+        }
+        state.finished.push_back(summary);
+        while state.finished.len() > FINISHED_KEPT {
+            state.finished.pop_front();
+        }
+        self.counters.games_finished.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Removes a game whose loop died, returning the connections that sat in it.
+    pub fn abandon(&self, id: GameId) -> Vec<Arc<Connection>> {
+        let mut state = self.state.lock();
+        state.waiting.retain(|g| *g != id);
+        let summary = state.games.remove(&id).map(|g| g.summary.lock().clone());
+        if let Some(summary) = summary {
+            state.finished.push_back(summary);
+        }
+        state
+            .clients
+            .values_mut()
+            .filter(|entry| entry.game == Some(id))
+            .map(|entry| {
+                entry.game = None;
+                Arc::clone(&entry.conn)
+            })
+            .collect()
+    }
+
+    /// Forgets a closed connection and frees its name. Returns its game's inbox, so
+    /// the caller can tell the game it left.
+    pub fn disconnect(&self, conn: ConnId) -> Option<Sender<GameEvent>> {
+        let mut state = self.state.lock();
+        let entry = state.clients.remove(&conn)?;
+        if let Some(name) = &entry.name {
+            state.taken_names.remove(name);
+        }
+        let game = entry.game?;
+        Some(state.games.get(&game)?.inbox.clone())
+    }
+
+    /// Every connected client: connection, granted name, game.
+    pub fn clients(&self) -> Vec<(Arc<Connection>, Option<String>, Option<GameId>)> {
+        let state = self.state.lock();
+        let mut clients: Vec<_> = state
+            .clients
+            .values()
+            .map(|e| (Arc::clone(&e.conn), e.name.clone(), e.game))
+            .collect();
+        clients.sort_by_key(|(conn, _, _)| conn.id);
+        clients
+    }
+
+    /// Summaries of live games (by id), then of the finished ones kept.
+    pub fn games(&self) -> (Vec<GameSummary>, Vec<GameSummary>) {
+        let state = self.state.lock();
+        let live = state
+            .games
+            .values()
+            .map(|g| g.summary.lock().clone())
+            .collect();
+        let finished = state.finished.iter().cloned().collect();
+        (live, finished)
+    }
+
+    /// The inbox of live game `id`.
+    pub fn game_inbox(&self, id: GameId) -> Option<Sender<GameEvent>> {
+        self.state.lock().games.get(&id).map(|g| g.inbox.clone())
+    }
+
+    /// Takes the game loop threads started so far, to join them.
+    pub fn take_game_threads(&self) -> Vec<JoinHandle<()>> {
+        std::mem::take(&mut self.state.lock().threads)
+    }
+
+    /// Every connection, to close them at shutdown.
+    pub fn connections(&self) -> Vec<Arc<Connection>> {
+        self.state
+            .lock()
+            .clients
+            .values()
+            .map(|e| Arc::clone(&e.conn))
+            .collect()
+    }
+}
+
+/// A game opened under the lock, whose loop is started after it is released.
+struct NewGame {
+    id: GameId,
+    events: crossbeam_channel::Receiver<GameEvent>,
+    summary: Arc<Mutex<GameSummary>>,
+}
+
+fn set_game(state: &mut LobbyState, conn: ConnId, game: Option<GameId>) {
+    if let Some(entry) = state.clients.get_mut(&conn) {
+        entry.game = game;
+    }
+}
+
+/// Grants `wanted` if no other client holds it, else the first free `wanted_N`.
+fn grant_name(state: &mut LobbyState, conn: &Connection, wanted: &str) -> String {
+    let previous = state.clients.get_mut(&conn.id).and_then(|e| e.name.take());
+    if let Some(previous) = previous {
+        state.taken_names.remove(&previous);
+    }
+    let granted = if state.taken_names.contains(wanted) {
+        (2u64..)
+            .map(|n| format!("{wanted}_{n}"))
+            .find(|candidate| !state.taken_names.contains(candidate))
+            .unwrap_or_else(|| format!("{wanted}_{}", conn.id.0))
+    } else {
+        wanted.to_string()
+    };
+    state.taken_names.insert(granted.clone());
+    if let Some(entry) = state.clients.get_mut(&conn.id) {
+        entry.name = Some(granted.clone());
+    }
+    granted
+}

@@ -1,0 +1,155 @@
+//! The shared handle on one client: what its reader thread, its game and the console
+//! all hold. Sending through it is non-blocking; closing it wakes the reader.
+
+use super::outbox::{Closed, Outbox, OutboxLimits};
+use super::{flusher::Flusher, pacer::Pacer};
+use parking_lot::Mutex;
+use std::fmt;
+use std::io;
+use std::net::{SocketAddr, TcpStream};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// The log target of traced protocol lines (the console's `trace` command).
+pub const TRACE_TARGET: &str = "trace";
+
+/// A connection's number, unique for the life of the server.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ConnId(pub u64);
+
+impl fmt::Display for ConnId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "#{}", self.0)
+    }
+}
+
+/// A line the server sends: anything with a one-line `Display`, that knows whether it
+/// rejects what the client sent (rejections count towards pacing).
+pub trait Message: fmt::Display {
+    /// True when this line answers a client line with "no".
+    fn is_rejection(&self) -> bool;
+}
+
+/// One connected client.
+pub struct Connection {
+    /// Unique id, for maps and logs.
+    pub id: ConnId,
+    /// The client's address.
+    pub peer: SocketAddr,
+    /// When the connection was accepted.
+    pub connected_at: Instant,
+    outbox: Arc<Outbox>,
+    pacer: Pacer,
+    lines_in: AtomicU64,
+    lines_out: AtomicU64,
+    traced: AtomicBool,
+    /// How logs name this client: its peer address, and its name once known.
+    label: Mutex<String>,
+}
+
+impl Connection {
+    /// Wraps an accepted stream; the outbox writes through a clone of it.
+    ///
+    /// # Errors
+    ///
+    /// When the stream cannot be cloned (out of file descriptors).
+    pub fn new(
+        id: ConnId,
+        stream: &TcpStream,
+        peer: SocketAddr,
+        limits: OutboxLimits,
+        flusher: Arc<Flusher>,
+    ) -> io::Result<Arc<Connection>> {
+        let outbox = Outbox::new(stream.try_clone()?, limits, flusher);
+        Ok(Arc::new(Connection {
+            id,
+            peer,
+            connected_at: Instant::now(),
+            outbox,
+            pacer: Pacer::default(),
+            lines_in: AtomicU64::new(0),
+            lines_out: AtomicU64::new(0),
+            traced: AtomicBool::new(false),
+            label: Mutex::new(format!("{id} {peer}")),
+        }))
+    }
+
+    /// Sends one message. Never blocks; a closed connection drops it (its reader
+    /// reports the disconnect), so callers need not handle the error.
+    pub fn send(&self, message: &impl Message) -> Result<(), Closed> {
+        let line = message.to_string();
+        self.lines_out.fetch_add(1, Ordering::Relaxed);
+        if message.is_rejection() {
+            self.pacer.rejected();
+        }
+        self.log_line("->", &line);
+        self.outbox.send_line(&line)
+    }
+
+    /// Records a line received from the client (counters and logs).
+    pub fn received(&self, line: &str) {
+        self.lines_in.fetch_add(1, Ordering::Relaxed);
+        self.log_line("<-", line);
+    }
+
+    /// Records that a line of this client was accepted (ends pacing).
+    pub fn accepted(&self) {
+        self.pacer.accepted();
+    }
+
+    /// How long to wait before reading this client's next line, if it is being paced.
+    pub fn pace(&self) -> Option<Duration> {
+        self.pacer.delay()
+    }
+
+    /// Closes the connection, remembering why; its reader thread wakes up.
+    pub fn close(&self, reason: &str) {
+        self.outbox.close(reason);
+    }
+
+    /// Why the server closed this connection, if it did.
+    pub fn close_reason(&self) -> Option<String> {
+        self.outbox.close_reason()
+    }
+
+    /// Sets how logs name this client (after its handshake).
+    pub fn set_name(&self, name: &str) {
+        *self.label.lock() = format!("{} {name}@{}", self.id, self.peer);
+    }
+
+    /// How logs name this client.
+    pub fn label(&self) -> String {
+        self.label.lock().clone()
+    }
+
+    /// Turns live tracing of this client's lines on or off.
+    pub fn set_traced(&self, on: bool) {
+        self.traced.store(on, Ordering::Relaxed);
+    }
+
+    /// Whether this client's lines are traced.
+    pub fn is_traced(&self) -> bool {
+        self.traced.load(Ordering::Relaxed)
+    }
+
+    /// Lines received and sent so far.
+    pub fn line_counts(&self) -> (u64, u64) {
+        (
+            self.lines_in.load(Ordering::Relaxed),
+            self.lines_out.load(Ordering::Relaxed),
+        )
+    }
+
+    /// Bytes sent but not yet taken by the client.
+    pub fn pending_output(&self) -> usize {
+        self.outbox.pending_bytes()
+    }
+
+    fn log_line(&self, direction: &str, line: &str) {
+        if self.is_traced() {
+            log::info!(target: TRACE_TARGET, "{} {direction} {line}", self.label());
+        }
+        log::debug!("{} {direction} {line}", self.label());
+    }
+}

@@ -1,0 +1,157 @@
+//! Reads lines from a byte stream, with a bound on their length.
+
+use std::io::{self, Read};
+
+/// What one call to [`LineReader::next`] found.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Incoming {
+    /// A complete line, without its `\n` or a trailing `\r`.
+    Line(String),
+    /// A line longer than the limit ended; its bytes were discarded.
+    TooLong,
+    /// A line that is not valid UTF-8.
+    NotUtf8,
+}
+
+/// Why no more lines will come.
+#[derive(Debug)]
+pub enum ReadError {
+    /// The peer closed the connection (or we shut it down).
+    Closed,
+    /// No byte arrived within the read timeout.
+    TimedOut,
+    /// The peer sent more than the flood limit without a newline.
+    Flood,
+    /// Any other socket error.
+    Io(io::Error),
+}
+
+/// Splits a byte stream into lines. Holds at most `max_line_bytes` plus one read chunk.
+pub struct LineReader<R> {
+    source: R,
+    /// Bytes read but not yet returned as a line.
+    buffer: Vec<u8>,
+    /// How much of `buffer` is known to hold no `\n`.
+    scanned: usize,
+    /// Bytes thrown away of the current over-long line (0 when not discarding).
+    discarded: usize,
+    limits: super::LineLimits,
+}
+
+const CHUNK: usize = 1024;
+
+impl<R: Read> LineReader<R> {
+    /// Wraps `source`.
+    pub fn new(source: R, limits: super::LineLimits) -> Self {
+        LineReader {
+            source,
+            buffer: Vec::new(),
+            scanned: 0,
+            discarded: 0,
+            limits,
+        }
+    }
+
+    /// Blocks until the next line (or a line event) arrives.
+    ///
+    /// # Errors
+    ///
+    /// [`ReadError`] when the stream ends, times out, floods or fails.
+    pub fn next(&mut self) -> Result<Incoming, ReadError> {
+        loop {
+            if let Some(offset) = self.buffer[self.scanned..].iter().position(|&b| b == b'\n') {
+                let end = self.scanned + offset;
+                let mut line: Vec<u8> = self.buffer.drain(..=end).collect();
+                self.scanned = 0;
+                line.pop();
+                if line.last() == Some(&b'\r') {
+                    line.pop();
+                }
+                if self.discarded > 0 {
+                    self.discarded = 0;
+                    return Ok(Incoming::TooLong);
+                }
+                return Ok(match String::from_utf8(line) {
+                    Ok(text) => Incoming::Line(text),
+                    Err(_) => Incoming::NotUtf8,
+                });
+            }
+            self.scanned = self.buffer.len();
+            if self.buffer.len() > self.limits.max_line_bytes {
+                self.discarded += self.buffer.len();
+                self.buffer.clear();
+                self.scanned = 0;
+                if self.discarded > self.limits.flood_bytes {
+                    return Err(ReadError::Flood);
+                }
+            }
+            let mut chunk = [0u8; CHUNK];
+            match self.source.read(&mut chunk) {
+                Ok(0) => return Err(ReadError::Closed),
+                Ok(n) => self.buffer.extend_from_slice(&chunk[..n]),
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e)
+                    if matches!(
+                        e.kind(),
+                        io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
+                    ) =>
+                {
+                    return Err(ReadError::TimedOut);
+                }
+                Err(e) => return Err(ReadError::Io(e)),
+            }
+            // Once a line is known to be too long, keep only what follows it.
+            if self.discarded > 0 {
+                self.scanned = 0;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::net::LineLimits;
+
+    fn reader(bytes: &[u8], max: usize, flood: usize) -> LineReader<&[u8]> {
+        LineReader::new(
+            bytes,
+            LineLimits {
+                max_line_bytes: max,
+                flood_bytes: flood,
+            },
+        )
+    }
+
+    #[test]
+    fn splits_lines_and_strips_carriage_returns() {
+        let mut r = reader(b"a+b\r\n\nc\n", 100, 1000);
+        assert_eq!(r.next().ok(), Some(Incoming::Line("a+b".into())));
+        assert_eq!(r.next().ok(), Some(Incoming::Line(String::new())));
+        assert_eq!(r.next().ok(), Some(Incoming::Line("c".into())));
+        assert!(matches!(r.next(), Err(ReadError::Closed)));
+    }
+
+    #[test]
+    fn a_long_line_is_reported_once_and_the_next_line_survives() {
+        let mut bytes = vec![b'x'; 5000];
+        bytes.extend_from_slice(b"\nMOVE\n");
+        let mut r = reader(&bytes, 100, 100_000);
+        assert_eq!(r.next().ok(), Some(Incoming::TooLong));
+        assert_eq!(r.next().ok(), Some(Incoming::Line("MOVE".into())));
+    }
+
+    #[test]
+    fn a_flood_without_newline_is_an_error() {
+        let bytes = vec![b'x'; 10_000];
+        let mut r = reader(&bytes, 100, 2000);
+        assert!(matches!(r.next(), Err(ReadError::Flood)));
+    }
+
+    #[test]
+    fn invalid_utf8_is_a_line_event() {
+        let mut r = reader(b"\xff\xfe\nok\n", 100, 1000);
+        assert_eq!(r.next().ok(), Some(Incoming::NotUtf8));
+        assert_eq!(r.next().ok(), Some(Incoming::Line("ok".into())));
+    }
+}

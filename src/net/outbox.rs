@@ -1,0 +1,207 @@
+//! Output to one client that never blocks the caller.
+//!
+//! A game loop must not wait for a client that stopped reading, so every write is a
+//! non-blocking `send` (`MSG_DONTWAIT`). What the kernel does not take at once waits in
+//! a bounded queue that the [`Flusher`](super::flusher::Flusher) retries. A client that
+//! takes none of it for [`OutboxLimits::stall_timeout`], or lets more than
+//! [`OutboxLimits::max_pending_bytes`] pile up, is disconnected: its socket is shut
+//! down, which wakes its reader thread, which reports the disconnect like any other.
+
+use super::flusher::Flusher;
+use parking_lot::Mutex;
+use std::io;
+use std::net::{Shutdown, TcpStream};
+use std::os::fd::AsRawFd;
+use std::sync::{Arc, Weak};
+use std::time::{Duration, Instant};
+
+/// Bounds on output a client has not taken yet.
+#[derive(Clone, Copy, Debug)]
+pub struct OutboxLimits {
+    /// Disconnect when queued output makes no progress for this long.
+    pub stall_timeout: Duration,
+    /// Disconnect when more than this is queued.
+    pub max_pending_bytes: usize,
+}
+
+impl Default for OutboxLimits {
+    fn default() -> Self {
+        OutboxLimits {
+            stall_timeout: super::OUTPUT_STALL_TIMEOUT,
+            max_pending_bytes: 256 * 1024,
+        }
+    }
+}
+
+/// The connection is closed; nothing more can be sent on it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Closed;
+
+/// What a retry of queued output found.
+#[derive(Debug, PartialEq, Eq)]
+pub enum FlushState {
+    /// Nothing left to send (or the connection is closed): stop watching it.
+    Done,
+    /// Some output is still queued: retry later.
+    Pending,
+}
+
+struct State {
+    /// Bytes accepted from the caller that the kernel has not taken yet.
+    pending: Vec<u8>,
+    /// When the queue last shrank (or became non-empty).
+    last_progress: Instant,
+    /// Why the connection was closed, once it is.
+    closed: Option<String>,
+    /// Whether the flusher already watches this outbox.
+    watched: bool,
+}
+
+/// The output side of one connection.
+pub struct Outbox {
+    socket: TcpStream,
+    limits: OutboxLimits,
+    flusher: Arc<Flusher>,
+    me: Weak<Outbox>,
+    state: Mutex<State>,
+}
+
+impl Outbox {
+    /// Wraps the write side of `socket` (a clone of the reader's stream).
+    pub fn new(socket: TcpStream, limits: OutboxLimits, flusher: Arc<Flusher>) -> Arc<Outbox> {
+        Arc::new_cyclic(|me| Outbox {
+            socket,
+            limits,
+            flusher,
+            me: me.clone(),
+            state: Mutex::new(State {
+                pending: Vec::new(),
+                last_progress: Instant::now(),
+                closed: None,
+                watched: false,
+            }),
+        })
+    }
+
+    /// Queues `line` and a `\n`, and sends what the kernel takes now. Never blocks.
+    ///
+    /// # Errors
+    ///
+    /// [`Closed`] when the connection is closed, or is closed by this call because its
+    /// queue overflowed.
+    pub fn send_line(&self, line: &str) -> Result<(), Closed> {
+        // The lock is held across `send`, which cannot block (MSG_DONTWAIT); it keeps
+        // lines whole and in order when a game and a reader write at the same time.
+        let mut state = self.state.lock();
+        if state.closed.is_some() {
+            return Err(Closed);
+        }
+        if state.pending.is_empty() {
+            state.last_progress = Instant::now();
+        }
+        state.pending.extend_from_slice(line.as_bytes());
+        state.pending.push(b'\n');
+        self.write_pending(&mut state);
+        if state.closed.is_some() {
+            return Err(Closed);
+        }
+        if state.pending.len() > self.limits.max_pending_bytes {
+            self.close_locked(&mut state, "it did not read its output (queue full)");
+            return Err(Closed);
+        }
+        if !state.pending.is_empty() && !state.watched {
+            state.watched = true;
+            self.flusher.watch(self.me.clone());
+        }
+        Ok(())
+    }
+
+    /// Retries queued output; closes the connection if it has stalled too long.
+    pub fn flush(&self, now: Instant) -> FlushState {
+        let mut state = self.state.lock();
+        if state.closed.is_none() {
+            self.write_pending(&mut state);
+        }
+        if state.closed.is_some() || state.pending.is_empty() {
+            state.watched = false;
+            return FlushState::Done;
+        }
+        if now.duration_since(state.last_progress) >= self.limits.stall_timeout {
+            let reason = format!(
+                "it did not read its output for {} s",
+                self.limits.stall_timeout.as_secs()
+            );
+            self.close_locked(&mut state, &reason);
+            state.watched = false;
+            return FlushState::Done;
+        }
+        FlushState::Pending
+    }
+
+    /// Closes the connection (both directions), remembering why. The reader thread
+    /// wakes up with end of input. Closing twice keeps the first reason.
+    pub fn close(&self, reason: &str) {
+        let mut state = self.state.lock();
+        self.close_locked(&mut state, reason);
+    }
+
+    /// Why the connection was closed by the server, if it was.
+    pub fn close_reason(&self) -> Option<String> {
+        self.state.lock().closed.clone()
+    }
+
+    /// Bytes queued and not yet taken by the client.
+    pub fn pending_bytes(&self) -> usize {
+        self.state.lock().pending.len()
+    }
+
+    fn close_locked(&self, state: &mut State, reason: &str) {
+        if state.closed.is_none() {
+            state.closed = Some(reason.to_string());
+            state.pending = Vec::new();
+            // Already-closed sockets report an error here; there is nothing to undo.
+            let _ = self.socket.shutdown(Shutdown::Both);
+        }
+    }
+
+    /// Sends as much of the queue as the kernel takes without blocking.
+    fn write_pending(&self, state: &mut State) {
+        while !state.pending.is_empty() {
+            match send_now(&self.socket, &state.pending) {
+                Ok(0) => break,
+                Ok(sent) => {
+                    state.pending.drain(..sent);
+                    state.last_progress = Instant::now();
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
+                Err(e) => {
+                    self.close_locked(state, &format!("write failed: {e}"));
+                    break;
+                }
+            }
+        }
+        if state.pending.capacity() > 4096 && state.pending.is_empty() {
+            state.pending = Vec::new();
+        }
+    }
+}
+
+/// One non-blocking `send`: returns what the kernel took, or `WouldBlock`.
+fn send_now(socket: &TcpStream, bytes: &[u8]) -> io::Result<usize> {
+    // SAFETY: `bytes` is a valid readable slice for its whole length and the file
+    // descriptor belongs to `socket`, which outlives the call.
+    let sent = unsafe {
+        libc::send(
+            socket.as_raw_fd(),
+            bytes.as_ptr().cast(),
+            bytes.len(),
+            libc::MSG_DONTWAIT | libc::MSG_NOSIGNAL,
+        )
+    };
+    if sent < 0 {
+        Err(io::Error::last_os_error())
+    } else {
+        Ok(sent.unsigned_abs())
+    }
+}

@@ -1,0 +1,158 @@
+//! One client's connection thread: reads its lines, answers what needs no game,
+//! forwards the rest to its game loop, and reports when the client is gone.
+//!
+//! Every blocking read has a bound: a client that is not in a game must send
+//! HANDSHAKE within the handshake timeout; a client in a game wakes the thread at
+//! least every [`IDLE_READ_BOUND`], and can always be woken by closing its socket
+//! (kick, shutdown, output stalled).
+
+use crate::game::{Departure, GameEvent};
+use crate::net::{Connection, Incoming, LineReader, ReadError};
+use crate::protocol::{self, ClientCommand, ServerMessage};
+use crate::server::Server;
+use std::net::{SocketAddr, TcpStream};
+use std::sync::Arc;
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// The longest a read waits while the client sits in a game.
+pub const IDLE_READ_BOUND: Duration = Duration::from_secs(60);
+
+/// The close reason recorded when a client sends EXIT.
+pub const EXIT_REASON: &str = "it sent EXIT";
+
+/// Serves one client until it disconnects or is disconnected.
+pub fn serve(stream: TcpStream, peer: SocketAddr, server: &Server) {
+    let conn = match server.new_connection(&stream, peer) {
+        Ok(conn) => conn,
+        Err(e) => {
+            log::warn!("{peer}: cannot set up the connection: {e}");
+            return;
+        }
+    };
+    log::info!("{} connected", conn.label());
+    let why = read_lines(&stream, &conn, server);
+    let how = match conn.close_reason() {
+        Some(reason) if reason == EXIT_REASON => Departure::Exited,
+        Some(reason) => Departure::Dropped(reason),
+        None => Departure::Disconnected,
+    };
+    conn.close(&why);
+    log::info!(
+        "{} disconnected: {}",
+        conn.label(),
+        conn.close_reason().unwrap_or(why)
+    );
+    if let Some(inbox) = server.lobby.disconnect(conn.id) {
+        // The game may have ended meanwhile; then there is nobody left to tell.
+        let _ = inbox.send(GameEvent::Left { from: conn, how });
+    }
+}
+
+/// Reads and handles lines until the connection ends; returns why it ended.
+fn read_lines(stream: &TcpStream, conn: &Arc<Connection>, server: &Server) -> String {
+    let settings = &server.settings;
+    let mut reader = LineReader::new(stream, settings.lines);
+    let mut identify_by: Option<Instant> = None;
+    loop {
+        if let Some(pause) = conn.pace() {
+            thread::sleep(pause);
+        }
+        let wait = if server.lobby.route(conn.id).is_some() {
+            identify_by = None;
+            IDLE_READ_BOUND
+        } else {
+            let timeout = settings.handshake_timeout;
+            let deadline = *identify_by
+                .get_or_insert_with(|| Instant::now() + timeout.unwrap_or(IDLE_READ_BOUND));
+            match deadline.checked_duration_since(Instant::now()) {
+                Some(left) if !left.is_zero() => left,
+                _ if timeout.is_none() => {
+                    identify_by = None;
+                    continue;
+                }
+                _ => return handshake_timed_out(conn, timeout),
+            }
+        };
+        if let Err(e) = stream.set_read_timeout(Some(wait)) {
+            return format!("socket error: {e}");
+        }
+        match reader.next() {
+            Ok(Incoming::Line(line)) => {
+                conn.received(&line);
+                handle_line(&line, conn, server);
+            }
+            Ok(Incoming::TooLong) => {
+                conn.received("<line too long>");
+                let _ = conn.send(&ServerMessage::UnknownCommand {
+                    reason: format!(
+                        "Line too long: at most {} bytes per line",
+                        settings.lines.max_line_bytes
+                    ),
+                });
+            }
+            Ok(Incoming::NotUtf8) => {
+                conn.received("<not UTF-8>");
+                let _ = conn.send(&ServerMessage::UnknownCommand {
+                    reason: "The line is not valid UTF-8 text".into(),
+                });
+            }
+            Err(ReadError::TimedOut) => {}
+            Err(ReadError::Closed) => return "connection closed".into(),
+            Err(ReadError::Flood) => {
+                let reason = format!(
+                    "it sent more than {} bytes without a newline",
+                    settings.lines.flood_bytes
+                );
+                conn.close(&reason);
+                return reason;
+            }
+            Err(ReadError::Io(e)) => return format!("socket error: {e}"),
+        }
+    }
+}
+
+fn handshake_timed_out(conn: &Connection, timeout: Option<Duration>) -> String {
+    let seconds = timeout.map_or(0, |t| t.as_secs());
+    let _ = conn.send(&ServerMessage::UnknownCommand {
+        reason: format!("No HANDSHAKE within {seconds} s: closing the connection"),
+    });
+    let reason = format!("no HANDSHAKE within {seconds} s");
+    conn.close(&reason);
+    reason
+}
+
+/// Parses a line; a client in a game has it handled by the game, any other client
+/// here.
+fn handle_line(line: &str, conn: &Arc<Connection>, server: &Server) {
+    let command = protocol::parse(line);
+    let command = match server.lobby.route(conn.id) {
+        Some(inbox) => match inbox.send(GameEvent::Line {
+            from: Arc::clone(conn),
+            command,
+        }) {
+            Ok(()) => return,
+            // The game ended between the lookup and the send: answer here.
+            Err(crossbeam_channel::SendError(GameEvent::Line { command, .. })) => command,
+            Err(_) => return,
+        },
+        None => command,
+    };
+    let reply = match command {
+        Err(error) => error.to_string(),
+        Ok(ClientCommand::Handshake { name }) => match server.lobby.handshake(conn, &name) {
+            Ok(()) => return,
+            Err(refused) => refused.to_string(),
+        },
+        Ok(ClientCommand::Exit { .. }) => {
+            conn.accepted();
+            conn.close(EXIT_REASON);
+            return;
+        }
+        Ok(other) => format!(
+            "You are not in a game, so {} is not possible: send HANDSHAKE with your name first",
+            other.keyword()
+        ),
+    };
+    let _ = conn.send(&ServerMessage::UnknownCommand { reason: reply });
+}

@@ -1,0 +1,58 @@
+//! The server's settings, as the command line sets them (see `cli`).
+
+use crate::go::Rules;
+use crate::net::{LineLimits, OutboxLimits};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Everything the server's behaviour depends on. Built once, shared read-only.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// Ko rule, suicide rule and komi of every game.
+    pub rules: Rules,
+    /// The largest board a leader may ask for.
+    pub max_board_size: usize,
+    /// How long a leader has to send SET_CONFIG before defaults apply.
+    pub config_timeout: Option<Duration>,
+    /// How long players have to answer REQUEST_REMATCH.
+    pub rematch_timeout: Option<Duration>,
+    /// How long a player has for each move (none: unlimited).
+    pub move_timeout: Option<Duration>,
+    /// How long a client not in a game has to send HANDSHAKE.
+    pub handshake_timeout: Option<Duration>,
+    /// Connections open at once.
+    pub max_clients: usize,
+    /// Where finished games are written as SGF, if anywhere.
+    pub records: Option<PathBuf>,
+    /// Line length bounds.
+    pub lines: LineLimits,
+    /// Output queue bounds.
+    pub output: OutboxLimits,
+}
+
+/// The board size used when the leader does not configure in time.
+pub const DEFAULT_BOARD_SIZE: usize = 9;
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            rules: Rules::default(),
+            max_board_size: 19,
+            config_timeout: Some(Duration::from_secs(60)),
+            rematch_timeout: Some(Duration::from_secs(60)),
+            move_timeout: None,
+            handshake_timeout: Some(Duration::from_secs(60)),
+            max_clients: 10_000,
+            records: None,
+            lines: LineLimits::default(),
+            output: OutboxLimits::default(),
+        }
+    }
+}
+
+impl Settings {
+    /// The board size used when the leader does not configure in time.
+    pub fn default_board_size(&self) -> usize {
+        DEFAULT_BOARD_SIZE.min(self.max_board_size)
+    }
+}

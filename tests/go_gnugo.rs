@@ -1,0 +1,186 @@
+//! Cross-check against GNU Go: random games replayed through GTP, comparing the
+//! stones after every move and the legality of sampled points.
+//!
+//! Skipped (with a message) when `gnugo` is not installed, unless
+//! `GOSERVER_REQUIRE_GNUGO=1`, which makes its absence a failure.
+
+use std::collections::BTreeSet;
+use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+
+use goserver::go::{Colour, Game, IllegalMove, Move, Point, Rules};
+
+/// A running `gnugo --mode gtp`.
+struct Gtp {
+    child: Child,
+    input: ChildStdin,
+    output: BufReader<ChildStdout>,
+}
+
+impl Gtp {
+    /// Sends one command and returns the answer without `= `, or the error text.
+    fn ask(&mut self, command: &str) -> Result<String, String> {
+        writeln!(self.input, "{command}").expect("write to gnugo");
+        self.input.flush().expect("flush to gnugo");
+        let mut answer = String::new();
+        loop {
+            let mut line = String::new();
+            let n = self.output.read_line(&mut line).expect("read from gnugo");
+            assert!(n > 0, "gnugo closed its output after {command:?}");
+            if line.trim().is_empty() && !answer.is_empty() {
+                break;
+            }
+            answer.push_str(&line);
+        }
+        let answer = answer.trim();
+        match answer.strip_prefix('=') {
+            Some(ok) => Ok(ok.trim().to_string()),
+            None => Err(answer.to_string()),
+        }
+    }
+}
+
+impl Drop for Gtp {
+    fn drop(&mut self) {
+        let _ = writeln!(self.input, "quit");
+        let _ = self.child.wait();
+    }
+}
+
+/// `gnugo` from PATH, or the Debian location `/usr/games/gnugo`.
+fn find_gnugo() -> Option<PathBuf> {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    std::env::split_paths(&path)
+        .chain([PathBuf::from("/usr/games")])
+        .map(|dir| dir.join("gnugo"))
+        .find(|p| p.is_file())
+}
+
+fn letter(colour: Colour) -> &'static str {
+    match colour {
+        Colour::Black => "B",
+        Colour::White => "W",
+    }
+}
+
+fn our_stones(game: &Game, colour: Colour) -> BTreeSet<String> {
+    let size = game.size();
+    (0..size * size)
+        .filter_map(|i| Point::from_index(i as i64, size))
+        .filter(|&p| game.board().get(p) == Some(colour))
+        .map(|p| p.vertex(size))
+        .collect()
+}
+
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 32) as usize % n
+    }
+}
+
+#[test]
+fn random_games_agree_with_gnugo() {
+    let Some(gnugo) = find_gnugo() else {
+        if std::env::var("GOSERVER_REQUIRE_GNUGO").as_deref() == Ok("1") {
+            panic!(
+                "gnugo is not installed: run `apt-get install gnugo` (GOSERVER_REQUIRE_GNUGO=1 requires it)"
+            );
+        }
+        println!("skipped: gnugo is not installed (apt-get install gnugo)");
+        return;
+    };
+    let mut child = Command::new(gnugo)
+        .args([
+            "--mode",
+            "gtp",
+            "--chinese-rules",
+            "--positional-superko",
+            "--forbid-suicide",
+            "--level",
+            "0",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start gnugo");
+    let input = child.stdin.take().expect("piped stdin");
+    let output = BufReader::new(child.stdout.take().expect("piped stdout"));
+    let mut gtp = Gtp {
+        child,
+        input,
+        output,
+    };
+
+    let mut rng = Rng(0xdead_beef_cafe_f00d);
+    let (mut moves, mut compared) = (0, 0);
+    for (size, games) in [(5, 80), (7, 60), (9, 50), (13, 12), (19, 6)] {
+        gtp.ask(&format!("boardsize {size}")).expect("boardsize");
+        for _ in 0..games {
+            gtp.ask("clear_board").expect("clear_board");
+            let mut game = Game::new(size, Rules::default()).expect("valid size");
+            while !game.is_over() && game.moves().len() < 2 * size * size {
+                let colour = game.to_move();
+                // Sample some points and compare legality (GNU Go's is_legal knows
+                // simple ko but not superko, so superko verdicts are not compared).
+                for _ in 0..4 {
+                    let p = Point::new(rng.below(size) as u8, rng.below(size) as u8);
+                    let ours = game.check(colour, Move::Play(p));
+                    if matches!(ours, Err(IllegalMove::Superko { .. })) {
+                        continue;
+                    }
+                    let theirs = gtp
+                        .ask(&format!("is_legal {} {}", letter(colour), p.vertex(size)))
+                        .expect("is_legal");
+                    assert_eq!(
+                        ours.is_ok(),
+                        theirs == "1",
+                        "is_legal {colour} {} on\n{}",
+                        p.vertex(size),
+                        game.board()
+                    );
+                    compared += 1;
+                }
+                // A random legal move (or a pass now and then).
+                let mut mv = Move::Pass;
+                if rng.below(30) != 0 {
+                    for _ in 0..4 * size * size {
+                        let p = Point::new(rng.below(size) as u8, rng.below(size) as u8);
+                        if game.check(colour, Move::Play(p)).is_ok() {
+                            mv = Move::Play(p);
+                            break;
+                        }
+                    }
+                }
+                game.play(colour, mv).expect("a checked move is legal");
+                let vertex = match mv {
+                    Move::Play(p) => p.vertex(size),
+                    Move::Pass => "pass".to_string(),
+                };
+                gtp.ask(&format!("play {} {vertex}", letter(colour)))
+                    .unwrap_or_else(|e| {
+                        panic!("gnugo refused {colour} {vertex}: {e}\n{}", game.board())
+                    });
+                moves += 1;
+                for c in [Colour::Black, Colour::White] {
+                    let listed = gtp.ask(&format!("list_stones {}", c)).expect("list_stones");
+                    let theirs: BTreeSet<String> =
+                        listed.split_whitespace().map(str::to_string).collect();
+                    assert_eq!(
+                        our_stones(&game, c),
+                        theirs,
+                        "{c} stones after {vertex} differ on\n{}",
+                        game.board()
+                    );
+                }
+            }
+        }
+    }
+    println!("gnugo agreed on {moves} moves and {compared} legality checks");
+}
