@@ -8,9 +8,10 @@
 //! reachable: the code under it only touches maps) would leave the maps as they were
 //! at the panic, which is still consistent enough for the other games to go on.
 
-use crate::game::{self, GameEvent, GameSummary, Player};
+use crate::game::{self, EXIT_REASON, GameEvent, GameSummary, Player};
 use crate::net::{ConnId, Connection};
 use crate::protocol::GameId;
+use crate::protocol::{ClientCommand, ParseError, ServerMessage};
 use crate::settings::Settings;
 use crossbeam_channel::Sender;
 use parking_lot::Mutex;
@@ -159,6 +160,32 @@ impl Lobby {
         };
         self.start_thread(new_game);
         Ok(())
+    }
+
+    /// Answers a line from a client that sits in no game: HANDSHAKE seats it, EXIT
+    /// closes its connection, anything else is refused with what to do instead.
+    pub fn answer_unseated(
+        self: &Arc<Self>,
+        conn: &Arc<Connection>,
+        command: Result<ClientCommand, ParseError>,
+    ) {
+        let reason = match command {
+            Err(error) => error.to_string(),
+            Ok(ClientCommand::Handshake { name }) => match self.handshake(conn, &name) {
+                Ok(()) => return,
+                Err(refused) => refused.to_string(),
+            },
+            Ok(ClientCommand::Exit { .. }) => {
+                conn.accepted();
+                conn.close(EXIT_REASON);
+                return;
+            }
+            Ok(other) => format!(
+                "You are not in a game, so {} is not possible: send HANDSHAKE with your name first",
+                other.keyword()
+            ),
+        };
+        let _ = conn.send(&ServerMessage::UnknownCommand { reason });
     }
 
     /// Makes `player` (who keeps its name) the leader of a new game. Used when the

@@ -6,9 +6,9 @@
 //! least every [`IDLE_READ_BOUND`], and can always be woken by closing its socket
 //! (kick, shutdown, output stalled).
 
-use crate::game::{Departure, GameEvent};
+use crate::game::{Departure, EXIT_REASON, GameEvent};
 use crate::net::{Connection, Incoming, LineReader, ReadError};
-use crate::protocol::{self, ClientCommand, ServerMessage};
+use crate::protocol::{self, ServerMessage};
 use crate::server::Server;
 use std::net::{SocketAddr, TcpStream};
 use std::sync::Arc;
@@ -17,9 +17,6 @@ use std::time::{Duration, Instant};
 
 /// The longest a read waits while the client sits in a game.
 pub const IDLE_READ_BOUND: Duration = Duration::from_secs(60);
-
-/// The close reason recorded when a client sends EXIT.
-pub const EXIT_REASON: &str = "it sent EXIT";
 
 /// Serves one client until it disconnects or is disconnected.
 pub fn serve(stream: TcpStream, peer: SocketAddr, server: &Server) {
@@ -123,7 +120,7 @@ fn handshake_timed_out(conn: &Connection, timeout: Option<Duration>) -> String {
 }
 
 /// Parses a line; a client in a game has it handled by the game, any other client
-/// here.
+/// by the lobby.
 fn handle_line(line: &str, conn: &Arc<Connection>, server: &Server) {
     let command = protocol::parse(line);
     let command = match server.lobby.route(conn.id) {
@@ -132,27 +129,11 @@ fn handle_line(line: &str, conn: &Arc<Connection>, server: &Server) {
             command,
         }) {
             Ok(()) => return,
-            // The game ended between the lookup and the send: answer here.
+            // The game ended between the lookup and the send: the lobby answers.
             Err(crossbeam_channel::SendError(GameEvent::Line { command, .. })) => command,
             Err(_) => return,
         },
         None => command,
     };
-    let reply = match command {
-        Err(error) => error.to_string(),
-        Ok(ClientCommand::Handshake { name }) => match server.lobby.handshake(conn, &name) {
-            Ok(()) => return,
-            Err(refused) => refused.to_string(),
-        },
-        Ok(ClientCommand::Exit { .. }) => {
-            conn.accepted();
-            conn.close(EXIT_REASON);
-            return;
-        }
-        Ok(other) => format!(
-            "You are not in a game, so {} is not possible: send HANDSHAKE with your name first",
-            other.keyword()
-        ),
-    };
-    let _ = conn.send(&ServerMessage::UnknownCommand { reason: reply });
+    server.lobby.answer_unseated(conn, command);
 }

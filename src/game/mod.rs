@@ -36,6 +36,9 @@ pub struct Player {
     pub name: String,
 }
 
+/// The close reason recorded on a connection whose client sent EXIT.
+pub const EXIT_REASON: &str = "it sent EXIT";
+
 /// How a player left a game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Departure {

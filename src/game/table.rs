@@ -43,13 +43,8 @@ pub fn run(
     while let Ok(event) = events.try_recv() {
         match event {
             GameEvent::Join(player) => lobby.lead_new_game(player),
-            GameEvent::Line { from, .. } => {
-                let _ = from.send(&ServerMessage::UnknownCommand {
-                    reason: format!(
-                        "Game {id} is over: send HANDSHAKE with your name to play again"
-                    ),
-                });
-            }
+            // Sent while the game was ending: answered as from a client in no game.
+            GameEvent::Line { from, command } => lobby.answer_unseated(&from, command),
             GameEvent::Left { .. } | GameEvent::Inspect(_) => {}
         }
     }
@@ -481,7 +476,7 @@ impl Table {
         let conn = Arc::clone(self.conn(seat));
         conn.accepted();
         self.leave(seat, &Departure::Exited);
-        conn.close("it sent EXIT");
+        conn.close(super::EXIT_REASON);
     }
 
     fn answer_rematch(&mut self, seat: usize, yes: bool) {

@@ -67,7 +67,7 @@ impl<R: Read> LineReader<R> {
                 if line.last() == Some(&b'\r') {
                     line.pop();
                 }
-                if self.discarded > 0 {
+                if self.discarded > 0 || line.len() > self.limits.max_line_bytes {
                     self.discarded = 0;
                     return Ok(Incoming::TooLong);
                 }
@@ -139,6 +139,10 @@ mod tests {
         let mut r = reader(&bytes, 100, 100_000);
         assert_eq!(r.next().ok(), Some(Incoming::TooLong));
         assert_eq!(r.next().ok(), Some(Incoming::Line("MOVE".into())));
+        // Also when the whole line arrives in one read.
+        let mut r = reader(b"0123456789\nok\n", 5, 100_000);
+        assert_eq!(r.next().ok(), Some(Incoming::TooLong));
+        assert_eq!(r.next().ok(), Some(Incoming::Line("ok".into())));
     }
 
     #[test]

@@ -127,10 +127,12 @@ impl Outbox {
             return FlushState::Done;
         }
         if now.duration_since(state.last_progress) >= self.limits.stall_timeout {
-            let reason = format!(
-                "it did not read its output for {} s",
-                self.limits.stall_timeout.as_secs()
-            );
+            let stall = self.limits.stall_timeout;
+            let reason = if stall.subsec_millis() == 0 {
+                format!("it did not read its output for {} s", stall.as_secs())
+            } else {
+                format!("it did not read its output for {} ms", stall.as_millis())
+            };
             self.close_locked(&mut state, &reason);
             state.watched = false;
             return FlushState::Done;
@@ -203,5 +205,67 @@ fn send_now(socket: &TcpStream, bytes: &[u8]) -> io::Result<usize> {
         Err(io::Error::last_os_error())
     } else {
         Ok(sent.unsigned_abs())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::net::TcpListener;
+
+    /// A connected pair whose far end never reads.
+    fn pair() -> (TcpStream, TcpStream) {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+        let near = TcpStream::connect(listener.local_addr().expect("addr")).expect("connect");
+        let (far, _) = listener.accept().expect("accept");
+        (near, far)
+    }
+
+    #[test]
+    fn a_peer_that_never_reads_never_blocks_the_sender_and_is_cut_off() {
+        let (near, _far) = pair();
+        let flusher = Arc::new(Flusher::default());
+        let limits = OutboxLimits {
+            stall_timeout: Duration::from_millis(200),
+            max_pending_bytes: usize::MAX,
+        };
+        let outbox = Outbox::new(near, limits, Arc::clone(&flusher));
+        let line = "x".repeat(1000);
+        let started = Instant::now();
+        // Far more than any kernel buffer: the rest queues up, nothing blocks.
+        for _ in 0..20_000 {
+            if outbox.send_line(&line).is_err() {
+                break;
+            }
+        }
+        assert!(outbox.pending_bytes() > 0, "the kernel took 20 MB unread?");
+        assert!(started.elapsed() < Duration::from_secs(10));
+        // The far kernel may still take a little (window growth); then it stalls.
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while outbox.flush(Instant::now()) == FlushState::Pending && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        assert_eq!(
+            outbox.close_reason().as_deref(),
+            Some("it did not read its output for 200 ms")
+        );
+        assert_eq!(outbox.send_line("late"), Err(Closed));
+    }
+
+    #[test]
+    fn an_overflowing_queue_closes_the_connection() {
+        let (near, _far) = pair();
+        let limits = OutboxLimits {
+            stall_timeout: Duration::from_secs(60),
+            max_pending_bytes: 10_000,
+        };
+        let outbox = Outbox::new(near, limits, Arc::new(Flusher::default()));
+        let line = "y".repeat(1000);
+        let closed = (0..100_000).any(|_| outbox.send_line(&line).is_err());
+        assert!(closed);
+        assert_eq!(
+            outbox.close_reason().as_deref(),
+            Some("it did not read its output (queue full)")
+        );
     }
 }

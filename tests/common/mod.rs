@@ -1,0 +1,187 @@
+//! Shared helpers for the integration tests: an in-process server on port 0 and a
+//! line-oriented test client that asserts exact lines.
+#![allow(dead_code)]
+
+use goserver::server::Server;
+use goserver::settings::Settings;
+use goserver::shutdown::Shutdown;
+use std::io::{BufRead, BufReader, ErrorKind, Write};
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+/// Generous: tests must pass on a slow, busy machine.
+pub const PATIENCE: Duration = Duration::from_secs(20);
+
+/// A server running on 127.0.0.1 with a free port, stopped when dropped.
+pub struct TestServer {
+    pub addr: SocketAddr,
+    pub server: Arc<Server>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl TestServer {
+    pub fn start() -> TestServer {
+        TestServer::with(Settings::default())
+    }
+
+    pub fn with(settings: Settings) -> TestServer {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind port 0");
+        let addr = listener.local_addr().expect("local addr");
+        let server = Server::new(settings, Shutdown::new());
+        let running = Arc::clone(&server);
+        let thread = std::thread::spawn(move || {
+            running.run(&listener).expect("server runs");
+        });
+        TestServer {
+            addr,
+            server,
+            thread: Some(thread),
+        }
+    }
+
+    pub fn connect(&self) -> Client {
+        Client::connect(self.addr)
+    }
+
+    /// Triggers the graceful shutdown and waits for `run` to return.
+    pub fn stop(&mut self) {
+        self.server.shutdown.trigger();
+        if let Some(thread) = self.thread.take() {
+            thread.join().expect("server thread ends cleanly");
+        }
+    }
+}
+
+impl Drop for TestServer {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// A client that sends lines and expects exact lines back.
+pub struct Client {
+    pub stream: TcpStream,
+    reader: BufReader<TcpStream>,
+}
+
+impl Client {
+    pub fn connect(addr: SocketAddr) -> Client {
+        let stream = TcpStream::connect(addr).expect("connect");
+        stream.set_read_timeout(Some(PATIENCE)).expect("timeout");
+        let reader = BufReader::new(stream.try_clone().expect("clone"));
+        Client { stream, reader }
+    }
+
+    pub fn send(&mut self, line: &str) {
+        self.stream
+            .write_all(format!("{line}\n").as_bytes())
+            .expect("send");
+    }
+
+    pub fn send_raw(&mut self, bytes: &[u8]) {
+        self.stream.write_all(bytes).expect("send");
+    }
+
+    /// The next line; panics on timeout or end of stream.
+    pub fn recv(&mut self) -> String {
+        let mut line = String::new();
+        match self.reader.read_line(&mut line) {
+            Ok(0) => panic!("connection closed while waiting for a line"),
+            Ok(_) => line.trim_end_matches('\n').to_string(),
+            Err(e) => panic!("no line within {PATIENCE:?}: {e}"),
+        }
+    }
+
+    pub fn expect(&mut self, expected: &str) {
+        let got = self.recv();
+        assert_eq!(got, expected, "expected {expected:?}, got {got:?}");
+    }
+
+    /// The next line starts with `prefix`; returns it.
+    pub fn expect_prefix(&mut self, prefix: &str) -> String {
+        let got = self.recv();
+        assert!(
+            got.starts_with(prefix),
+            "expected {prefix:?}..., got {got:?}"
+        );
+        got
+    }
+
+    /// The server closes the connection (possibly after `lines` first).
+    pub fn expect_closed(&mut self) {
+        let mut line = String::new();
+        match self.reader.read_line(&mut line) {
+            Ok(0) => {}
+            Ok(_) => panic!("expected the connection to close, got {line:?}"),
+            Err(e) if e.kind() == ErrorKind::ConnectionReset => {}
+            Err(e) => panic!("expected the connection to close: {e}"),
+        }
+    }
+
+    /// Sends a line and expects exactly one answer line.
+    pub fn ask(&mut self, line: &str, expected: &str) {
+        self.send(line);
+        self.expect(expected);
+    }
+}
+
+/// An empty board's protocol string.
+pub fn empty(size: usize) -> String {
+    "0".repeat(size * size)
+}
+
+/// A board string with `stones` (index, digit) on an empty board.
+pub fn board(size: usize, stones: &[(usize, char)]) -> String {
+    let mut cells: Vec<char> = empty(size).chars().collect();
+    for &(index, digit) in stones {
+        cells[index] = digit;
+    }
+    cells.into_iter().collect()
+}
+
+pub const REQUEST_CONFIG_1: &str = "REQUEST_CONFIG+Game 1: please send SET_CONFIG, game id 1, colour (0 random, 1 black, 2 white), board size (2 to 19), joined by plus signs";
+
+pub fn request_config(id: u32) -> String {
+    REQUEST_CONFIG_1
+        .replace("Game 1", &format!("Game {id}"))
+        .replace("game id 1", &format!("game id {id}"))
+}
+
+/// Ann leads game `id` as black on a `size` board, Bob joins; both have their
+/// ACKNOWLEDGE_CONFIG. Returns (ann, bob).
+pub fn start_game(server: &TestServer, id: u32, size: usize) -> (Client, Client) {
+    start_named(server, id, size, "Ann", "Bob")
+}
+
+pub fn start_named(
+    server: &TestServer,
+    id: u32,
+    size: usize,
+    black: &str,
+    white: &str,
+) -> (Client, Client) {
+    let mut ann = server.connect();
+    ann.send(&format!("HANDSHAKE+{black}"));
+    ann.expect(&format!("ACKNOWLEDGE_HANDSHAKE+{id}+1"));
+    ann.expect(&request_config(id));
+    ann.send(&format!("SET_CONFIG+{id}+1+{size}"));
+    let mut bob = server.connect();
+    bob.send(&format!("HANDSHAKE+{white}"));
+    bob.expect(&format!("ACKNOWLEDGE_HANDSHAKE+{id}+0"));
+    let state = format!("PLAYING;1;{}", empty(size));
+    ann.expect(&format!(
+        "ACKNOWLEDGE_CONFIG+{black}+1+{size}+{state}+{white}"
+    ));
+    bob.expect(&format!(
+        "ACKNOWLEDGE_CONFIG+{white}+2+{size}+{state}+{black}"
+    ));
+    (ann, bob)
+}
+
+/// Both clients receive `line`.
+pub fn both(a: &mut Client, b: &mut Client, line: &str) {
+    a.expect(line);
+    b.expect(line);
+}

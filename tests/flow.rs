@@ -1,0 +1,443 @@
+//! The GO! flow end to end over real TCP: both players' views of every step.
+
+mod common;
+
+use common::*;
+use goserver::settings::Settings;
+use std::time::Duration;
+
+#[test]
+fn a_whole_game_with_a_capture_then_two_passes_and_no_rematch() {
+    let server = TestServer::start();
+    let (mut ann, mut bob) = start_game(&server, 1, 5);
+    ann.send("MOVE+1+Ann+1");
+    both(
+        &mut ann,
+        &mut bob,
+        &format!("ACKNOWLEDGE_MOVE+1+1;1+PLAYING;2;{}", board(5, &[(1, '1')])),
+    );
+    bob.send("MOVE+1+Bob+0");
+    both(
+        &mut ann,
+        &mut bob,
+        &format!(
+            "ACKNOWLEDGE_MOVE+1+0;2+PLAYING;1;{}",
+            board(5, &[(0, '2'), (1, '1')])
+        ),
+    );
+    // Black at 5 takes white's last liberty: the stone at 0 is captured.
+    ann.send("MOVE+1+Ann+5");
+    let after_capture = board(5, &[(1, '1'), (5, '1')]);
+    both(
+        &mut ann,
+        &mut bob,
+        &format!("ACKNOWLEDGE_MOVE+1+5;1+PLAYING;2;{after_capture}"),
+    );
+    bob.send("MOVE+1+Bob+-1");
+    both(
+        &mut ann,
+        &mut bob,
+        &format!("ACKNOWLEDGE_MOVE+1+-1;2+PLAYING;1;{after_capture}"),
+    );
+    // The draft protocol's PASS is the same move.
+    ann.send("PASS+1+Ann");
+    both(
+        &mut ann,
+        &mut bob,
+        &format!("ACKNOWLEDGE_MOVE+1+-1;1+FINISHED;2;{after_capture}"),
+    );
+    both(
+        &mut ann,
+        &mut bob,
+        "GAME_FINISHED+1+Ann+25;0+Both players passed. Area score: black 25, white 0 (komi 0): Ann wins",
+    );
+    both(&mut ann, &mut bob, "REQUEST_REMATCH");
+    ann.send("SET_REMATCH+1");
+    bob.send("SET_REMATCH+0");
+    both(&mut ann, &mut bob, "ACKNOWLEDGE_REMATCH+0");
+    // Out of the game, both may be matched again.
+    ann.send("HANDSHAKE+Ann");
+    ann.expect("ACKNOWLEDGE_HANDSHAKE+2+1");
+    ann.expect(&request_config(2));
+}
+
+#[test]
+fn rematch_yes_yes_restarts_with_the_same_id_size_and_colours() {
+    let server = TestServer::start();
+    let (mut ann, mut bob) = start_game(&server, 1, 3);
+    ann.send("MOVE+1+Ann+4");
+    let centre = board(3, &[(4, '1')]);
+    both(
+        &mut ann,
+        &mut bob,
+        &format!("ACKNOWLEDGE_MOVE+1+4;1+PLAYING;2;{centre}"),
+    );
+    bob.send("MOVE+1+Bob+-1");
+    both(
+        &mut ann,
+        &mut bob,
+        &format!("ACKNOWLEDGE_MOVE+1+-1;2+PLAYING;1;{centre}"),
+    );
+    ann.send("MOVE+1+Ann+-1");
+    both(
+        &mut ann,
+        &mut bob,
+        &format!("ACKNOWLEDGE_MOVE+1+-1;1+FINISHED;2;{centre}"),
+    );
+    both(
+        &mut ann,
+        &mut bob,
+        "GAME_FINISHED+1+Ann+9;0+Both players passed. Area score: black 9, white 0 (komi 0): Ann wins",
+    );
+    both(&mut ann, &mut bob, "REQUEST_REMATCH");
+    ann.send("SET_REMATCH+1");
+    bob.send("SET_REMATCH+1");
+    both(&mut ann, &mut bob, "ACKNOWLEDGE_REMATCH+1");
+    ann.expect(&format!(
+        "ACKNOWLEDGE_CONFIG+Ann+1+3+PLAYING;1;{}+Bob",
+        empty(3)
+    ));
+    bob.expect(&format!(
+        "ACKNOWLEDGE_CONFIG+Bob+2+3+PLAYING;1;{}+Ann",
+        empty(3)
+    ));
+    ann.send("MOVE+1+Ann+0");
+    both(
+        &mut ann,
+        &mut bob,
+        &format!("ACKNOWLEDGE_MOVE+1+0;1+PLAYING;2;{}", board(3, &[(0, '1')])),
+    );
+}
+
+#[test]
+fn an_unanswered_rematch_times_out_as_no() {
+    let server = TestServer::with(Settings {
+        rematch_timeout: Some(Duration::from_millis(300)),
+        ..Settings::default()
+    });
+    let (mut ann, mut bob) = start_game(&server, 1, 2);
+    ann.send("PASS+1+Ann");
+    both(
+        &mut ann,
+        &mut bob,
+        &format!("ACKNOWLEDGE_MOVE+1+-1;1+PLAYING;2;{}", empty(2)),
+    );
+    bob.send("PASS+1+Bob");
+    both(
+        &mut ann,
+        &mut bob,
+        &format!("ACKNOWLEDGE_MOVE+1+-1;2+FINISHED;1;{}", empty(2)),
+    );
+    both(
+        &mut ann,
+        &mut bob,
+        "GAME_FINISHED+1++0;0+Both players passed. Area score: black 0, white 0 (komi 0): a draw",
+    );
+    both(&mut ann, &mut bob, "REQUEST_REMATCH");
+    ann.send("SET_REMATCH+1");
+    both(&mut ann, &mut bob, "ACKNOWLEDGE_REMATCH+0");
+}
+
+#[test]
+fn fractional_komi_is_sent_with_one_decimal() {
+    let server = TestServer::with(Settings {
+        rules: goserver::go::Rules {
+            komi: goserver::go::Komi::from_halves(13),
+            ..Default::default()
+        },
+        ..Settings::default()
+    });
+    let (mut ann, mut bob) = start_game(&server, 1, 2);
+    ann.send("PASS+1+Ann");
+    ann.recv();
+    bob.recv();
+    bob.send("PASS+1+Bob");
+    ann.recv();
+    bob.recv();
+    both(
+        &mut ann,
+        &mut bob,
+        "GAME_FINISHED+1+Bob+0;6.5+Both players passed. Area score: black 0, white 6.5 (komi 6.5): Bob wins",
+    );
+}
+
+#[test]
+fn config_may_come_after_the_partner_arrives_and_white_is_honoured() {
+    let server = TestServer::start();
+    let mut ann = server.connect();
+    ann.send("HANDSHAKE+Ann");
+    ann.expect("ACKNOWLEDGE_HANDSHAKE+1+1");
+    ann.expect(REQUEST_CONFIG_1);
+    let mut bob = server.connect();
+    bob.send("HANDSHAKE+Bob");
+    bob.expect("ACKNOWLEDGE_HANDSHAKE+1+0");
+    // Only the leader configures; nothing starts.
+    bob.ask(
+        "SET_CONFIG+1+1+9",
+        "UNKNOWN_COMMAND+Only the leader of game 1, Ann, sends SET_CONFIG",
+    );
+    // A bad size: the reason, and the request again.
+    ann.send("SET_CONFIG+1+2+30");
+    ann.expect("UNKNOWN_COMMAND+SET_CONFIG: board size must be from 2 to 19, got 30");
+    ann.expect(REQUEST_CONFIG_1);
+    // The spec example's short form is rejected with the full form spelled out.
+    ann.send("SET_CONFIG+2+9");
+    ann.expect("UNKNOWN_COMMAND+Expected 4 fields joined by plus signs (SET_CONFIG, game id, colour (0 random, 1 black, 2 white), board size), got 3");
+    ann.expect(REQUEST_CONFIG_1);
+    ann.send("SET_CONFIG+7+2+9");
+    ann.expect("UNKNOWN_COMMAND+SET_CONFIG: wrong game id: you are in game 1, got 7");
+    ann.expect(REQUEST_CONFIG_1);
+    ann.send("SET_CONFIG+1+2+9");
+    ann.expect(&format!(
+        "ACKNOWLEDGE_CONFIG+Ann+2+9+PLAYING;1;{}+Bob",
+        empty(9)
+    ));
+    bob.expect(&format!(
+        "ACKNOWLEDGE_CONFIG+Bob+1+9+PLAYING;1;{}+Ann",
+        empty(9)
+    ));
+    ann.ask(
+        "SET_CONFIG+1+1+9",
+        "UNKNOWN_COMMAND+Game 1 is already configured (9x9)",
+    );
+}
+
+#[test]
+fn without_config_in_time_the_defaults_apply() {
+    let server = TestServer::with(Settings {
+        config_timeout: Some(Duration::from_millis(300)),
+        ..Settings::default()
+    });
+    let mut ann = server.connect();
+    ann.send("HANDSHAKE+Ann");
+    ann.expect("ACKNOWLEDGE_HANDSHAKE+1+1");
+    ann.expect(REQUEST_CONFIG_1);
+    let mut bob = server.connect();
+    bob.send("HANDSHAKE+Bob");
+    bob.expect("ACKNOWLEDGE_HANDSHAKE+1+0");
+    let state = format!("PLAYING;1;{}", empty(9));
+    let ann_config = ann.recv();
+    let bob_config = bob.recv();
+    let (ann_colour, bob_colour) = if ann_config.contains("+Ann+1+") {
+        (1, 2)
+    } else {
+        (2, 1)
+    };
+    assert_eq!(
+        ann_config,
+        format!("ACKNOWLEDGE_CONFIG+Ann+{ann_colour}+9+{state}+Bob")
+    );
+    assert_eq!(
+        bob_config,
+        format!("ACKNOWLEDGE_CONFIG+Bob+{bob_colour}+9+{state}+Ann")
+    );
+}
+
+#[test]
+fn names_in_use_are_granted_with_a_suffix() {
+    let server = TestServer::start();
+    let (mut first, mut second) = start_named(&server, 1, 3, "Bob", "Bob_2x");
+    let (mut third, mut fourth) = {
+        let mut a = server.connect();
+        a.send("HANDSHAKE+Bob");
+        a.expect("ACKNOWLEDGE_HANDSHAKE+2+1");
+        a.expect(&request_config(2));
+        a.send("SET_CONFIG+2+1+3");
+        let mut b = server.connect();
+        b.send("HANDSHAKE+Bob");
+        b.expect("ACKNOWLEDGE_HANDSHAKE+2+0");
+        let state = format!("PLAYING;1;{}", empty(3));
+        a.expect(&format!("ACKNOWLEDGE_CONFIG+Bob_2+1+3+{state}+Bob_3"));
+        b.expect(&format!("ACKNOWLEDGE_CONFIG+Bob_3+2+3+{state}+Bob_2"));
+        (a, b)
+    };
+    // The granted name is the one MOVE must carry.
+    third.ask(
+        "MOVE+2+Bob+0",
+        "INVALID_MOVE+MOVE: wrong player name: you are Bob_2, got Bob",
+    );
+    third.send("MOVE+2+Bob_2+0");
+    both(
+        &mut third,
+        &mut fourth,
+        &format!("ACKNOWLEDGE_MOVE+2+0;1+PLAYING;2;{}", board(3, &[(0, '1')])),
+    );
+    first.send("MOVE+1+Bob+4");
+    both(
+        &mut first,
+        &mut second,
+        &format!("ACKNOWLEDGE_MOVE+1+4;1+PLAYING;2;{}", board(3, &[(4, '1')])),
+    );
+}
+
+#[test]
+fn exit_ends_the_game_for_the_other_player_and_closes_the_exiting_connection() {
+    let server = TestServer::start();
+    let (mut ann, mut bob) = start_game(&server, 1, 3);
+    ann.send("MOVE+1+Ann+4");
+    both(
+        &mut ann,
+        &mut bob,
+        &format!("ACKNOWLEDGE_MOVE+1+4;1+PLAYING;2;{}", board(3, &[(4, '1')])),
+    );
+    bob.ask(
+        "EXIT+1+Ann",
+        "UNKNOWN_COMMAND+EXIT: wrong player name: you are Bob, got Ann",
+    );
+    bob.send("EXIT+1+Bob");
+    both(
+        &mut ann,
+        &mut bob,
+        "GAME_FINISHED+1+Ann+9;0+Bob exited: Ann wins",
+    );
+    bob.expect_closed();
+    ann.send("HANDSHAKE+Ann");
+    ann.expect("ACKNOWLEDGE_HANDSHAKE+2+1");
+}
+
+#[test]
+fn a_disconnect_is_an_exit() {
+    let server = TestServer::start();
+    let (mut ann, bob) = start_game(&server, 1, 3);
+    drop(bob);
+    ann.expect("GAME_FINISHED+1+Ann+0;0+Bob disconnected: Ann wins");
+}
+
+#[test]
+fn a_partner_whose_leader_leaves_leads_a_new_game() {
+    let server = TestServer::start();
+    let mut ann = server.connect();
+    ann.send("HANDSHAKE+Ann");
+    ann.expect("ACKNOWLEDGE_HANDSHAKE+1+1");
+    ann.expect(REQUEST_CONFIG_1);
+    let mut bob = server.connect();
+    bob.send("HANDSHAKE+Bob");
+    bob.expect("ACKNOWLEDGE_HANDSHAKE+1+0");
+    ann.send("EXIT+1+Ann");
+    ann.expect_closed();
+    bob.expect("ACKNOWLEDGE_HANDSHAKE+2+1");
+    bob.expect(&request_config(2));
+    bob.send("SET_CONFIG+2+2+5");
+    let mut cat = server.connect();
+    cat.send("HANDSHAKE+Cat");
+    cat.expect("ACKNOWLEDGE_HANDSHAKE+2+0");
+    bob.expect(&format!(
+        "ACKNOWLEDGE_CONFIG+Bob+2+5+PLAYING;1;{}+Cat",
+        empty(5)
+    ));
+    cat.expect(&format!(
+        "ACKNOWLEDGE_CONFIG+Cat+1+5+PLAYING;1;{}+Bob",
+        empty(5)
+    ));
+}
+
+#[test]
+fn a_leader_whose_partner_leaves_waits_for_the_next_one() {
+    let server = TestServer::start();
+    let mut ann = server.connect();
+    ann.send("HANDSHAKE+Ann");
+    ann.expect("ACKNOWLEDGE_HANDSHAKE+1+1");
+    ann.expect(REQUEST_CONFIG_1);
+    let mut bob = server.connect();
+    bob.send("HANDSHAKE+Bob");
+    bob.expect("ACKNOWLEDGE_HANDSHAKE+1+0");
+    drop(bob);
+    // Wait until the lobby has seen Bob go, then a new partner joins game 1.
+    let deadline = std::time::Instant::now() + PATIENCE;
+    while server.server.lobby.clients().len() > 1 && std::time::Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let mut cat = server.connect();
+    cat.send("HANDSHAKE+Cat");
+    cat.expect("ACKNOWLEDGE_HANDSHAKE+1+0");
+    ann.send("SET_CONFIG+1+1+2");
+    ann.expect(&format!(
+        "ACKNOWLEDGE_CONFIG+Ann+1+2+PLAYING;1;{}+Cat",
+        empty(2)
+    ));
+    cat.expect(&format!(
+        "ACKNOWLEDGE_CONFIG+Cat+2+2+PLAYING;1;{}+Ann",
+        empty(2)
+    ));
+}
+
+#[test]
+fn a_player_who_does_not_move_in_time_loses() {
+    let server = TestServer::with(Settings {
+        move_timeout: Some(Duration::from_secs(1)),
+        ..Settings::default()
+    });
+    let (mut ann, mut bob) = start_game(&server, 1, 3);
+    ann.send("MOVE+1+Ann+4");
+    both(
+        &mut ann,
+        &mut bob,
+        &format!("ACKNOWLEDGE_MOVE+1+4;1+PLAYING;2;{}", board(3, &[(4, '1')])),
+    );
+    both(
+        &mut ann,
+        &mut bob,
+        "GAME_FINISHED+1+Ann+9;0+Bob did not move within 1 s: Ann wins",
+    );
+}
+
+#[test]
+fn shutdown_finishes_games_in_progress_and_closes_every_socket() {
+    let mut server = TestServer::start();
+    let (mut ann, mut bob) = start_game(&server, 1, 3);
+    let mut waiting = server.connect();
+    waiting.send("HANDSHAKE+Cat");
+    waiting.expect("ACKNOWLEDGE_HANDSHAKE+2+1");
+    waiting.expect(&request_config(2));
+    let started = std::time::Instant::now();
+    server.stop();
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "shutdown took {:?}",
+        started.elapsed()
+    );
+    both(
+        &mut ann,
+        &mut bob,
+        "GAME_FINISHED+1++0;0+The server is shutting down: no winner",
+    );
+    ann.expect_closed();
+    bob.expect_closed();
+    waiting.expect_closed();
+}
+
+#[test]
+fn finished_games_are_written_as_sgf_records() {
+    let dir = std::env::temp_dir().join(format!("goserver-records-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let server = TestServer::with(Settings {
+        records: Some(dir.clone()),
+        ..Settings::default()
+    });
+    let (mut ann, mut bob) = start_game(&server, 1, 5);
+    ann.send("MOVE+1+Ann+7");
+    both(
+        &mut ann,
+        &mut bob,
+        &format!("ACKNOWLEDGE_MOVE+1+7;1+PLAYING;2;{}", board(5, &[(7, '1')])),
+    );
+    bob.send("EXIT+1+Bob");
+    both(
+        &mut ann,
+        &mut bob,
+        "GAME_FINISHED+1+Ann+25;0+Bob exited: Ann wins",
+    );
+    let files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("records dir")
+        .flatten()
+        .collect();
+    assert_eq!(files.len(), 1);
+    let text = std::fs::read_to_string(files[0].path()).expect("record");
+    assert!(text.starts_with("(;FF[4]GM[1]"), "{text}");
+    for property in [
+        "SZ[5]", "KM[0]", "PB[Ann]", "PW[Bob]", "RE[B+R]", "RU[", "DT[", ";B[cb]",
+    ] {
+        assert!(text.contains(property), "{property} missing in {text}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
