@@ -17,7 +17,7 @@ pub struct Options {
     /// Port to listen on; 0 picks a free port (see the "listening on" log line).
     #[arg(long, default_value_t = 8000)]
     pub port: u16,
-    /// Komi added to white's score, in half points (e.g. 0, 6.5, 7).
+    /// Komi added to white's score: a multiple of 0.5 (e.g. 0, 6.5, 7).
     #[arg(long, default_value = "0", value_parser = parse_komi)]
     pub komi: Komi,
     /// Largest board a leader may ask for (2 to 25).

@@ -34,9 +34,8 @@ fn main() -> ExitCode {
         }
     }
     let server = Server::new(options.settings(), shutdown);
-    if !options.no_console {
-        console::start(&server);
-    }
+    // Restores the terminal when main returns, however the shutdown came.
+    let _terminal = (!options.no_console).then(|| console::start(&server));
     match server.run(&listener) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

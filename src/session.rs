@@ -74,7 +74,7 @@ fn read_lines(stream: &TcpStream, conn: &Arc<Connection>, server: &Server) -> St
         if let Err(e) = stream.set_read_timeout(Some(wait)) {
             return format!("socket error: {e}");
         }
-        match reader.next() {
+        match reader.next_line() {
             Ok(Incoming::Line(line)) => {
                 conn.received(&line);
                 handle_line(&line, conn, server);

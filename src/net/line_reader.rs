@@ -2,7 +2,7 @@
 
 use std::io::{self, Read};
 
-/// What one call to [`LineReader::next`] found.
+/// What one call to [`LineReader::next_line`] found.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Incoming {
     /// A complete line, without its `\n` or a trailing `\r`.
@@ -57,7 +57,7 @@ impl<R: Read> LineReader<R> {
     /// # Errors
     ///
     /// [`ReadError`] when the stream ends, times out, floods or fails.
-    pub fn next(&mut self) -> Result<Incoming, ReadError> {
+    pub fn next_line(&mut self) -> Result<Incoming, ReadError> {
         loop {
             if let Some(offset) = self.buffer[self.scanned..].iter().position(|&b| b == b'\n') {
                 let end = self.scanned + offset;
@@ -126,10 +126,10 @@ mod tests {
     #[test]
     fn splits_lines_and_strips_carriage_returns() {
         let mut r = reader(b"a+b\r\n\nc\n", 100, 1000);
-        assert_eq!(r.next().ok(), Some(Incoming::Line("a+b".into())));
-        assert_eq!(r.next().ok(), Some(Incoming::Line(String::new())));
-        assert_eq!(r.next().ok(), Some(Incoming::Line("c".into())));
-        assert!(matches!(r.next(), Err(ReadError::Closed)));
+        assert_eq!(r.next_line().ok(), Some(Incoming::Line("a+b".into())));
+        assert_eq!(r.next_line().ok(), Some(Incoming::Line(String::new())));
+        assert_eq!(r.next_line().ok(), Some(Incoming::Line("c".into())));
+        assert!(matches!(r.next_line(), Err(ReadError::Closed)));
     }
 
     #[test]
@@ -137,25 +137,25 @@ mod tests {
         let mut bytes = vec![b'x'; 5000];
         bytes.extend_from_slice(b"\nMOVE\n");
         let mut r = reader(&bytes, 100, 100_000);
-        assert_eq!(r.next().ok(), Some(Incoming::TooLong));
-        assert_eq!(r.next().ok(), Some(Incoming::Line("MOVE".into())));
+        assert_eq!(r.next_line().ok(), Some(Incoming::TooLong));
+        assert_eq!(r.next_line().ok(), Some(Incoming::Line("MOVE".into())));
         // Also when the whole line arrives in one read.
         let mut r = reader(b"0123456789\nok\n", 5, 100_000);
-        assert_eq!(r.next().ok(), Some(Incoming::TooLong));
-        assert_eq!(r.next().ok(), Some(Incoming::Line("ok".into())));
+        assert_eq!(r.next_line().ok(), Some(Incoming::TooLong));
+        assert_eq!(r.next_line().ok(), Some(Incoming::Line("ok".into())));
     }
 
     #[test]
     fn a_flood_without_newline_is_an_error() {
         let bytes = vec![b'x'; 10_000];
         let mut r = reader(&bytes, 100, 2000);
-        assert!(matches!(r.next(), Err(ReadError::Flood)));
+        assert!(matches!(r.next_line(), Err(ReadError::Flood)));
     }
 
     #[test]
     fn invalid_utf8_is_a_line_event() {
         let mut r = reader(b"\xff\xfe\nok\n", 100, 1000);
-        assert_eq!(r.next().ok(), Some(Incoming::NotUtf8));
-        assert_eq!(r.next().ok(), Some(Incoming::Line("ok".into())));
+        assert_eq!(r.next_line().ok(), Some(Incoming::NotUtf8));
+        assert_eq!(r.next_line().ok(), Some(Incoming::Line("ok".into())));
     }
 }

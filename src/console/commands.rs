@@ -1,0 +1,301 @@
+//! Console lines to typed commands, and the one table of commands that drives both
+//! `help` and tab completion. Pure: no I/O, no server state.
+
+use crate::protocol::GameId;
+use std::fmt;
+use std::path::PathBuf;
+
+/// What an argument of a command is, for `help` and completion.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArgKind {
+    /// A player's granted name.
+    Name,
+    /// A game id.
+    GameId,
+    /// A player's name or a game id.
+    NameOrGameId,
+    /// A file path.
+    File,
+}
+
+/// One argument of a command.
+#[derive(Debug)]
+pub struct Arg {
+    /// How `help` names it: `game id`.
+    pub name: &'static str,
+    /// What it takes (completion).
+    pub kind: ArgKind,
+    /// Whether it may be left out.
+    pub optional: bool,
+}
+
+/// One console command as `help` shows it.
+#[derive(Debug)]
+pub struct CommandSpec {
+    /// The command word.
+    pub name: &'static str,
+    /// Its arguments, in order.
+    pub args: &'static [Arg],
+    /// What it does, one line.
+    pub about: &'static str,
+}
+
+impl CommandSpec {
+    /// The command with its arguments: `sgf <game id> [file]`.
+    pub fn usage(&self) -> String {
+        let mut usage = self.name.to_string();
+        for arg in self.args {
+            if arg.optional {
+                usage.push_str(&format!(" [{}]", arg.name));
+            } else {
+                usage.push_str(&format!(" <{}>", arg.name));
+            }
+        }
+        usage
+    }
+}
+
+const GAME_ID: Arg = Arg {
+    name: "game id",
+    kind: ArgKind::GameId,
+    optional: false,
+};
+const NAME: Arg = Arg {
+    name: "name",
+    kind: ArgKind::Name,
+    optional: false,
+};
+
+/// Every console command, in the order `help` lists them.
+pub const COMMANDS: &[CommandSpec] = &[
+    CommandSpec {
+        name: "help",
+        args: &[],
+        about: "list the commands",
+    },
+    CommandSpec {
+        name: "games",
+        args: &[],
+        about: "one row per game: id, status, players, size, moves, turn, age",
+    },
+    CommandSpec {
+        name: "players",
+        args: &[],
+        about: "one row per connection: name, peer, state, game, time connected, lines in/out",
+    },
+    CommandSpec {
+        name: "board",
+        args: &[GAME_ID],
+        about: "draw a game's board, with last move, captures, turn and score so far",
+    },
+    CommandSpec {
+        name: "kick",
+        args: &[Arg {
+            name: "name or game id",
+            kind: ArgKind::NameOrGameId,
+            optional: false,
+        }],
+        about: "disconnect a player (or both players of a game): the opponent wins",
+    },
+    CommandSpec {
+        name: "trace",
+        args: &[NAME],
+        about: "print a client's protocol lines, in and out, as they pass",
+    },
+    CommandSpec {
+        name: "untrace",
+        args: &[NAME],
+        about: "stop printing a client's protocol lines",
+    },
+    CommandSpec {
+        name: "sgf",
+        args: &[
+            GAME_ID,
+            Arg {
+                name: "file",
+                kind: ArgKind::File,
+                optional: true,
+            },
+        ],
+        about: "print a game's record (SGF), or write it to file",
+    },
+    CommandSpec {
+        name: "stats",
+        args: &[],
+        about: "clients, games, moves per second over the last minute, threads, uptime",
+    },
+    CommandSpec {
+        name: "shutdown",
+        args: &[],
+        about: "finish every game and stop the server (same as Ctrl-C, Ctrl-D)",
+    },
+];
+
+/// The spec of command `name`, if there is one.
+pub fn spec(name: &str) -> Option<&'static CommandSpec> {
+    COMMANDS.iter().find(|c| c.name == name)
+}
+
+/// A parsed console line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    Help,
+    Games,
+    Players,
+    Board(GameId),
+    /// A name or a game id: which one is decided against the connected players.
+    Kick(String),
+    Trace(String),
+    Untrace(String),
+    Sgf(GameId, Option<PathBuf>),
+    Stats,
+    Shutdown,
+}
+
+/// Why a console line is not a command: one line for the operator.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CommandError(pub String);
+
+impl fmt::Display for CommandError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// Parses one console line. `Ok(None)` for a blank line.
+///
+/// # Errors
+///
+/// An unknown command, or missing, extra or malformed arguments.
+pub fn parse(line: &str) -> Result<Option<Command>, CommandError> {
+    let mut words = line.split_whitespace();
+    let Some(word) = words.next() else {
+        return Ok(None);
+    };
+    let args: Vec<&str> = words.collect();
+    let Some(spec) = spec(word) else {
+        return Err(CommandError(format!(
+            "unknown command '{word}': type 'help' for the list of commands"
+        )));
+    };
+    let usage = format!("usage: {}", spec.usage());
+    let usage = usage.as_str();
+    if let Some(missing) = spec.args.get(args.len()).filter(|a| !a.optional) {
+        return Err(CommandError(format!(
+            "{} needs {}: {usage}",
+            spec.name,
+            with_article(missing.name)
+        )));
+    }
+    if args.len() > spec.args.len() {
+        let expected = match spec.args.len() {
+            0 => "no arguments".to_string(),
+            1 => "1 argument".to_string(),
+            n => format!("at most {n} arguments"),
+        };
+        return Err(CommandError(format!(
+            "{} takes {expected}, got {}: {usage}",
+            spec.name,
+            args.len()
+        )));
+    }
+    let command = match spec.name {
+        "help" => Command::Help,
+        "games" => Command::Games,
+        "players" => Command::Players,
+        "board" => Command::Board(game_id(args[0], usage)?),
+        "kick" => Command::Kick(args[0].to_string()),
+        "trace" => Command::Trace(args[0].to_string()),
+        "untrace" => Command::Untrace(args[0].to_string()),
+        "sgf" => Command::Sgf(game_id(args[0], usage)?, args.get(1).map(PathBuf::from)),
+        "stats" => Command::Stats,
+        _ => Command::Shutdown,
+    };
+    Ok(Some(command))
+}
+
+fn with_article(noun: &str) -> String {
+    if noun.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        format!("an {noun}")
+    } else {
+        format!("a {noun}")
+    }
+}
+
+/// A game id argument: a positive number.
+fn game_id(word: &str, usage: &str) -> Result<GameId, CommandError> {
+    word.parse::<u32>()
+        .ok()
+        .filter(|&n| n > 0)
+        .map(GameId)
+        .ok_or_else(|| {
+            CommandError(format!(
+                "'{word}' is not a game id (a number such as 1, see 'games'): {usage}"
+            ))
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_every_command() {
+        assert_eq!(parse("help"), Ok(Some(Command::Help)));
+        assert_eq!(parse("  games  "), Ok(Some(Command::Games)));
+        assert_eq!(parse("players"), Ok(Some(Command::Players)));
+        assert_eq!(parse("board 3"), Ok(Some(Command::Board(GameId(3)))));
+        assert_eq!(parse("kick Bob"), Ok(Some(Command::Kick("Bob".into()))));
+        assert_eq!(parse("trace Ann"), Ok(Some(Command::Trace("Ann".into()))));
+        assert_eq!(
+            parse("untrace Ann"),
+            Ok(Some(Command::Untrace("Ann".into())))
+        );
+        assert_eq!(parse("sgf 1"), Ok(Some(Command::Sgf(GameId(1), None))));
+        assert_eq!(
+            parse("sgf 1 /tmp/g.sgf"),
+            Ok(Some(Command::Sgf(GameId(1), Some("/tmp/g.sgf".into()))))
+        );
+        assert_eq!(parse("stats"), Ok(Some(Command::Stats)));
+        assert_eq!(parse("shutdown"), Ok(Some(Command::Shutdown)));
+        assert_eq!(parse("   "), Ok(None));
+    }
+
+    #[test]
+    fn bad_lines_get_one_line_reasons() {
+        let error = |line| parse(line).unwrap_err().0;
+        assert_eq!(
+            error("frobnicate"),
+            "unknown command 'frobnicate': type 'help' for the list of commands"
+        );
+        assert_eq!(
+            error("board"),
+            "board needs a game id: usage: board <game id>"
+        );
+        assert_eq!(
+            error("kick"),
+            "kick needs a name or game id: usage: kick <name or game id>"
+        );
+        assert_eq!(
+            error("board x"),
+            "'x' is not a game id (a number such as 1, see 'games'): usage: board <game id>"
+        );
+        assert_eq!(
+            error("games 1"),
+            "games takes no arguments, got 1: usage: games"
+        );
+        assert_eq!(
+            error("sgf 1 a b"),
+            "sgf takes at most 2 arguments, got 3: usage: sgf <game id> [file]"
+        );
+        assert!(!error("board 0").contains('\n'));
+    }
+
+    #[test]
+    fn the_table_names_every_command_once() {
+        for spec in COMMANDS {
+            assert_eq!(COMMANDS.iter().filter(|c| c.name == spec.name).count(), 1);
+            assert!(spec.usage().starts_with(spec.name));
+        }
+    }
+}
