@@ -237,7 +237,16 @@ fn console_commands_over_a_real_game() {
         );
     }
 
-    let games = server.ask("games", 2);
+    // Games publish their summary right after they send the acknowledgement: ask
+    // until the console shows the second move.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let games = loop {
+        let games = server.ask("games", 2);
+        if cells(&games[1]).get(4) == Some(&"2") || Instant::now() > deadline {
+            break games;
+        }
+        thread::sleep(Duration::from_millis(20));
+    };
     assert_eq!(
         cells(&games[0]),
         [
@@ -384,6 +393,10 @@ fn console_commands_over_a_real_game() {
         ended,
         "game 1 has ended (Bob was disconnected: kicked by operator: Ann wins): only live games can be shown"
     );
+    // A finished game keeps its record, with the result.
+    let sgf = server.ask("sgf 1", 4);
+    assert!(sgf[0].contains("RE[B+F]"), "{}", sgf[0]);
+    assert_eq!(sgf[1..], [";B[cc]", ";W[cb]", ";B[dc])"]);
 
     assert_eq!(
         server.ask_one("shutdown"),

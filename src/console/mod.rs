@@ -219,6 +219,13 @@ impl Console {
         }
     }
 
+    /// The record (and its number of moves) kept for finished game `id`.
+    fn finished_record(&self, id: GameId) -> Option<(String, usize)> {
+        let (_, finished) = self.server.lobby.games();
+        let game = finished.into_iter().rev().find(|g| g.id == id)?;
+        Some((game.record?, game.moves))
+    }
+
     /// Asks game `id`'s loop for a view, waiting at most `INSPECT_TIMEOUT`.
     fn inspect(&self, id: GameId) -> Result<GameView, String> {
         let Some(inbox) = self.server.lobby.game_inbox(id) else {
@@ -283,19 +290,22 @@ impl Console {
     }
 
     fn sgf(&self, id: GameId, file: Option<&Path>) -> String {
-        let view = match self.inspect(id) {
-            Ok(view) => view,
-            Err(e) => return e,
-        };
-        let Some(sgf) = view.sgf else {
-            return format!("game {id} has no record yet ({})", view.summary.status);
+        let (sgf, moves) = match self.inspect(id) {
+            Ok(view) => match view.sgf {
+                Some(sgf) => (sgf, view.summary.moves),
+                None => return format!("game {id} has no record yet ({})", view.summary.status),
+            },
+            // A finished game keeps the record of its last round.
+            Err(e) => match self.finished_record(id) {
+                Some(kept) => kept,
+                None => return e,
+            },
         };
         match file {
             None => sgf.trim_end().to_string(),
             Some(path) => match std::fs::write(path, &sgf) {
                 Ok(()) => format!(
-                    "wrote the record of game {id} ({} moves) to {}",
-                    view.summary.moves,
+                    "wrote the record of game {id} ({moves} moves) to {}",
                     path.display()
                 ),
                 Err(e) => format!("cannot write {}: {e}", path.display()),

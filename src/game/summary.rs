@@ -49,6 +49,8 @@ pub struct GameSummary {
     pub opened: Instant,
     /// How it ended, once it has.
     pub result: Option<String>,
+    /// The SGF record of the last round that ended, kept for the console.
+    pub record: Option<String>,
 }
 
 impl GameSummary {
@@ -63,6 +65,7 @@ impl GameSummary {
             to_move: None,
             opened: Instant::now(),
             result: None,
+            record: None,
         }
     }
 }

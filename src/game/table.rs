@@ -645,16 +645,15 @@ impl Table {
         let Some(game) = &self.game else { return };
         let score = game.score();
         log::info!("game {} finished: {message}", self.id);
-        self.summary.lock().result = Some(message.clone());
+        let text = record::sgf(game, &self.record_info(result));
         self.send_all(&ServerMessage::GameFinished {
             game_id: self.id,
             winner,
             black_score: score.black_text(),
             white_score: score.white_text(),
-            message,
+            message: message.clone(),
         });
         if let Some(dir) = &self.settings.records {
-            let text = record::sgf(game, &self.record_info(result));
             match record::write(dir, self.id.0, self.round, &text) {
                 Ok(path) => log::info!("game {}: record written to {}", self.id, path.display()),
                 Err(e) => log::warn!(
@@ -664,6 +663,9 @@ impl Table {
                 ),
             }
         }
+        let mut summary = self.summary.lock();
+        summary.result = Some(message);
+        summary.record = Some(text);
     }
 
     fn record_info<'a>(&'a self, result: &'a str) -> RecordInfo<'a> {
