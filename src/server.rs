@@ -144,10 +144,10 @@ impl Server {
     ///
     /// # Errors
     ///
-    /// When the stream cannot be cloned.
+    /// When the socket cannot be set up (the peer is already gone).
     pub fn new_connection(
         &self,
-        stream: &TcpStream,
+        stream: TcpStream,
         peer: SocketAddr,
     ) -> io::Result<Arc<Connection>> {
         let id = ConnId(self.next_conn_id.fetch_add(1, Ordering::Relaxed));

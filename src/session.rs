@@ -20,7 +20,7 @@ pub const IDLE_READ_BOUND: Duration = Duration::from_secs(60);
 
 /// Serves one client until it disconnects or is disconnected.
 pub fn serve(stream: TcpStream, peer: SocketAddr, server: &Server) {
-    let conn = match server.new_connection(&stream, peer) {
+    let conn = match server.new_connection(stream, peer) {
         Ok(conn) => conn,
         Err(e) => {
             log::warn!("{peer}: cannot set up the connection: {e}");
@@ -28,7 +28,7 @@ pub fn serve(stream: TcpStream, peer: SocketAddr, server: &Server) {
         }
     };
     log::info!("{} connected", conn.label());
-    let why = read_lines(&stream, &conn, server);
+    let why = read_lines(&conn, server);
     let how = match conn.close_reason() {
         Some(reason) if reason == EXIT_REASON => Departure::Exited,
         Some(reason) => Departure::Dropped(reason),
@@ -47,10 +47,13 @@ pub fn serve(stream: TcpStream, peer: SocketAddr, server: &Server) {
 }
 
 /// Reads and handles lines until the connection ends; returns why it ended.
-fn read_lines(stream: &TcpStream, conn: &Arc<Connection>, server: &Server) -> String {
+fn read_lines(conn: &Arc<Connection>, server: &Server) -> String {
     let settings = &server.settings;
+    let stream = conn.stream();
     let mut reader = LineReader::new(stream, settings.lines);
     let mut identify_by: Option<Instant> = None;
+    // The read timeout in force, so the socket option is set only when it changes.
+    let mut read_timeout = None;
     loop {
         if let Some(pause) = conn.pace() {
             thread::sleep(pause);
@@ -71,8 +74,11 @@ fn read_lines(stream: &TcpStream, conn: &Arc<Connection>, server: &Server) -> St
                 _ => return handshake_timed_out(conn, timeout),
             }
         };
-        if let Err(e) = stream.set_read_timeout(Some(wait)) {
-            return format!("socket error: {e}");
+        if read_timeout != Some(wait) {
+            if let Err(e) = stream.set_read_timeout(Some(wait)) {
+                return format!("socket error: {e}");
+            }
+            read_timeout = Some(wait);
         }
         match reader.next_line() {
             Ok(Incoming::Line(line)) => {

@@ -173,8 +173,16 @@ impl Table {
     }
 
     fn send_all(&self, message: &ServerMessage) {
-        for seat in 0..self.seats.len() {
-            self.send(seat, message);
+        self.send_all_from(0, message);
+    }
+
+    /// Sends one message to every seat, `first` first (the mover, whose reply is what
+    /// its client waits for), formatting it once.
+    fn send_all_from(&self, first: usize, message: &ServerMessage) {
+        let line = message.to_string();
+        let order = (first..self.seats.len()).chain(0..first.min(self.seats.len()));
+        for seat in order {
+            let _ = self.conn(seat).send_line(&line, message.is_rejection());
         }
     }
 
@@ -418,7 +426,7 @@ impl Table {
                 };
                 self.conn(seat).accepted();
                 self.lobby.counters.moves.fetch_add(1, Ordering::Relaxed);
-                self.send_all(&message);
+                self.send_all_from(seat, &message);
                 if report.game_over {
                     self.finish_by_passes();
                 } else {
@@ -696,14 +704,27 @@ impl Table {
         }
     }
 
+    /// Publishes the summary the console reads. Runs after every event, so it
+    /// allocates only when the seats changed.
     fn publish(&self) {
+        let colour_of = |seat: &Seat| self.game.as_ref().map(|_| seat.colour);
         let mut summary = self.summary.lock();
+        let seats_changed = summary.players.len() != self.seats.len()
+            || summary
+                .players
+                .iter()
+                .zip(&self.seats)
+                .any(|((name, colour), seat)| {
+                    *name != seat.player.name || *colour != colour_of(seat)
+                });
+        if seats_changed {
+            summary.players = self
+                .seats
+                .iter()
+                .map(|seat| (seat.player.name.clone(), colour_of(seat)))
+                .collect();
+        }
         summary.status = self.status();
-        summary.players = self
-            .seats
-            .iter()
-            .map(|s| (s.player.name.clone(), self.game.as_ref().map(|_| s.colour)))
-            .collect();
         summary.size = self.config.map(|c| c.size);
         summary.moves = self.game.as_ref().map_or(0, |g| g.moves().len());
         summary.to_move = match self.phase {

@@ -39,6 +39,8 @@ pub struct Connection {
     pub peer: SocketAddr,
     /// When the connection was accepted.
     pub connected_at: Instant,
+    /// The socket; read only by the connection's own thread.
+    stream: Arc<TcpStream>,
     outbox: Arc<Outbox>,
     pacer: Pacer,
     lines_in: AtomicU64,
@@ -49,21 +51,27 @@ pub struct Connection {
 }
 
 impl Connection {
-    /// Wraps an accepted stream; the outbox writes through a clone of it.
+    /// Wraps an accepted stream: the reader thread reads from it through
+    /// [`Connection::stream`], the outbox writes to it.
     ///
     /// # Errors
     ///
-    /// When the stream cannot be cloned (out of file descriptors).
+    /// When the socket option cannot be set (the peer is already gone).
     pub fn new(
         id: ConnId,
-        stream: &TcpStream,
+        stream: TcpStream,
         peer: SocketAddr,
         limits: OutboxLimits,
         flusher: Arc<Flusher>,
     ) -> io::Result<Arc<Connection>> {
-        let outbox = Outbox::new(stream.try_clone()?, limits, flusher);
+        // Lines are small and latency matters: without this, Nagle's algorithm holds a
+        // reply back until the client's delayed ACK (about 40 ms) arrives.
+        stream.set_nodelay(true)?;
+        let stream = Arc::new(stream);
+        let outbox = Outbox::new(Arc::clone(&stream), limits, flusher);
         Ok(Arc::new(Connection {
             id,
+            stream,
             peer,
             connected_at: Instant::now(),
             outbox,
@@ -75,16 +83,26 @@ impl Connection {
         }))
     }
 
+    /// The socket, for the connection's reader thread (reads and read timeouts).
+    pub fn stream(&self) -> &TcpStream {
+        &self.stream
+    }
+
     /// Sends one message. Never blocks; a closed connection drops it (its reader
     /// reports the disconnect), so callers need not handle the error.
     pub fn send(&self, message: &impl Message) -> Result<(), Closed> {
-        let line = message.to_string();
+        self.send_line(&message.to_string(), message.is_rejection())
+    }
+
+    /// Sends a message already formatted (one formatting for several receivers).
+    /// `rejection` says whether it refuses a line of this client.
+    pub fn send_line(&self, line: &str, rejection: bool) -> Result<(), Closed> {
         self.lines_out.fetch_add(1, Ordering::Relaxed);
-        if message.is_rejection() {
+        if rejection {
             self.pacer.rejected();
         }
-        self.log_line("->", &line);
-        self.outbox.send_line(&line)
+        self.log_line("->", line);
+        self.outbox.send_line(line)
     }
 
     /// Records a line received from the client (counters and logs).

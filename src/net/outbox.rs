@@ -59,7 +59,8 @@ struct State {
 
 /// The output side of one connection.
 pub struct Outbox {
-    socket: TcpStream,
+    /// The connection's one socket, shared with its reader thread.
+    socket: Arc<TcpStream>,
     limits: OutboxLimits,
     flusher: Arc<Flusher>,
     me: Weak<Outbox>,
@@ -67,8 +68,9 @@ pub struct Outbox {
 }
 
 impl Outbox {
-    /// Wraps the write side of `socket` (a clone of the reader's stream).
-    pub fn new(socket: TcpStream, limits: OutboxLimits, flusher: Arc<Flusher>) -> Arc<Outbox> {
+    /// Writes to `socket`, which the connection's reader reads from: one file
+    /// descriptor per client.
+    pub fn new(socket: Arc<TcpStream>, limits: OutboxLimits, flusher: Arc<Flusher>) -> Arc<Outbox> {
         Arc::new_cyclic(|me| Outbox {
             socket,
             limits,
@@ -229,7 +231,7 @@ mod tests {
             stall_timeout: Duration::from_millis(200),
             max_pending_bytes: usize::MAX,
         };
-        let outbox = Outbox::new(near, limits, Arc::clone(&flusher));
+        let outbox = Outbox::new(Arc::new(near), limits, Arc::clone(&flusher));
         let line = "x".repeat(1000);
         let started = Instant::now();
         // Far more than any kernel buffer: the rest queues up, nothing blocks.
@@ -259,7 +261,7 @@ mod tests {
             stall_timeout: Duration::from_secs(60),
             max_pending_bytes: 10_000,
         };
-        let outbox = Outbox::new(near, limits, Arc::new(Flusher::default()));
+        let outbox = Outbox::new(Arc::new(near), limits, Arc::new(Flusher::default()));
         let line = "y".repeat(1000);
         let closed = (0..100_000).any(|_| outbox.send_line(&line).is_err());
         assert!(closed);
