@@ -1,0 +1,39 @@
+# goserver: a GO! (board game Go) server for teaching labs.
+#   make run     build (release) and run on port 8000 with the operator console
+#                (flags: make run ARGS='--port 9000 --komi 6.5')
+#   make test    install/check prerequisites, cargo test, the nc scenario scripts
+#   make bench   engine benchmark, then the network load benchmark (scripts/bench.sh)
+#   make lint    rustfmt check and clippy with warnings denied
+CARGO ?= cargo
+ARGS ?=
+
+.PHONY: all build run test bench lint fmt clean
+
+all: build
+
+build:
+	$(CARGO) build --release
+
+run:
+	$(CARGO) run --release --bin goserver -- $(ARGS)
+
+test:
+	@scripts/run-tests.sh
+
+bench:
+	$(CARGO) bench --bench engine
+	@if [ -f scripts/bench.sh ]; then \
+		bash scripts/bench.sh; \
+	else \
+		echo "scripts/bench.sh is not there (yet): skipping the network load benchmark"; \
+	fi
+
+lint:
+	$(CARGO) fmt --check
+	$(CARGO) clippy --all-targets -- -D warnings
+
+fmt:
+	$(CARGO) fmt
+
+clean:
+	$(CARGO) clean
