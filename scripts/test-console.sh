@@ -39,7 +39,7 @@ expect_console_contains "to move: Bob (white)"
 # kick: the operator disconnects a player; the opponent wins.
 console "kick Ann"
 expect_console_contains "kicked Ann"
-expect bob "GAME_FINISHED+1+Bob+9;0+Ann was disconnected: kicked by operator: Bob wins"
+expect_both ann bob "GAME_FINISHED+1+Bob+9;0+Ann was kicked by operator: Bob wins"
 expect_closed ann
 
 # The end of the console's input does not stop the server: it still serves.
@@ -66,7 +66,7 @@ expect dan "ACKNOWLEDGE_CONFIG+Dan+2+2+PLAYING;1;0000+Eve"
 expect eve "ACKNOWLEDGE_CONFIG+Eve+1+2+PLAYING;1;0000+Dan"
 console "shutdown"
 expect_console_contains "shutting down"
-expect_both dan eve "GAME_FINISHED+1++0;0+The server is shutting down: no winner"
+expect_both dan eve "GAME_FINISHED+1++0;0+server shutting down"
 expect_closed dan
 expect_closed eve
 expect_server_exit

@@ -58,7 +58,7 @@ expect Eve "GAME_FINISHED+4+Eve+0;0+Dan disconnected: Eve wins"
 # connection and exits 0.
 start_game 5 Fay Gus
 stop_server
-expect_both Fay Gus "GAME_FINISHED+5++0;0+The server is shutting down: no winner"
+expect_both Fay Gus "GAME_FINISHED+5++0;0+server shutting down"
 expect_closed Fay
 expect_closed Gus
 pass

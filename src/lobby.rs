@@ -188,6 +188,17 @@ impl Lobby {
         let _ = conn.send(&ServerMessage::UnknownCommand { reason });
     }
 
+    /// Kicks a client: a seated player loses its game (and is told so) before its
+    /// connection is closed; any other client is just disconnected.
+    pub fn kick(&self, conn: &Arc<Connection>) {
+        let delivered = self
+            .route(conn.id)
+            .is_some_and(|inbox| inbox.send(GameEvent::Kick(Arc::clone(conn))).is_ok());
+        if !delivered {
+            conn.close(game::KICK_REASON);
+        }
+    }
+
     /// Makes `player` (who keeps its name) the leader of a new game. Used when the
     /// leader of its game left before the game started.
     pub fn lead_new_game(self: &Arc<Self>, player: Player) {

@@ -8,7 +8,7 @@
 
 use crate::game::{Departure, EXIT_REASON, GameEvent};
 use crate::net::{Connection, Incoming, LineReader, ReadError};
-use crate::protocol::{self, ServerMessage};
+use crate::protocol::{self, ClientCommand, ParseError, ServerMessage};
 use crate::server::Server;
 use std::net::{SocketAddr, TcpStream};
 use std::sync::Arc;
@@ -83,22 +83,16 @@ fn read_lines(conn: &Arc<Connection>, server: &Server) -> String {
         match reader.next_line() {
             Ok(Incoming::Line(line)) => {
                 conn.received(&line);
-                handle_line(&line, conn, server);
+                handle(protocol::parse(&line), conn, server);
             }
             Ok(Incoming::TooLong) => {
                 conn.received("<line too long>");
-                let _ = conn.send(&ServerMessage::UnknownCommand {
-                    reason: format!(
-                        "Line too long: at most {} bytes per line",
-                        settings.lines.max_line_bytes
-                    ),
-                });
+                let max_bytes = settings.lines.max_line_bytes;
+                handle(Err(ParseError::LineTooLong { max_bytes }), conn, server);
             }
             Ok(Incoming::NotUtf8) => {
                 conn.received("<not UTF-8>");
-                let _ = conn.send(&ServerMessage::UnknownCommand {
-                    reason: "The line is not valid UTF-8 text".into(),
-                });
+                handle(Err(ParseError::NotUtf8), conn, server);
             }
             Err(ReadError::TimedOut) => {}
             Err(ReadError::Closed) => return "connection closed".into(),
@@ -125,10 +119,9 @@ fn handshake_timed_out(conn: &Connection, timeout: Option<Duration>) -> String {
     reason
 }
 
-/// Parses a line; a client in a game has it handled by the game, any other client
-/// by the lobby.
-fn handle_line(line: &str, conn: &Arc<Connection>, server: &Server) {
-    let command = protocol::parse(line);
+/// Has a parsed line (or why it is not a command) handled: by the client's game if
+/// it sits in one, else by the lobby.
+fn handle(command: Result<ClientCommand, ParseError>, conn: &Arc<Connection>, server: &Server) {
     let command = match server.lobby.route(conn.id) {
         Some(inbox) => match inbox.send(GameEvent::Line {
             from: Arc::clone(conn),

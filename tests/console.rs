@@ -370,12 +370,11 @@ fn console_commands_over_a_real_game() {
         format!("kicked Bob ({bob_peer})")
     );
     let (black, white) = area_score(after_13, 5);
-    assert_eq!(
-        ann.line(),
-        format!(
-            "GAME_FINISHED+1+Ann+{black};{white}+Bob was disconnected: kicked by operator: Ann wins"
-        )
-    );
+    // Both are told, the kicked player too, before its connection closes.
+    let finished =
+        format!("GAME_FINISHED+1+Ann+{black};{white}+Bob was kicked by operator: Ann wins");
+    assert_eq!(ann.line(), finished);
+    assert_eq!(bob.line(), finished);
 
     // The game has ended: the console says so (the lobby closes it right after the
     // GAME_FINISHED above, so ask until it has).
@@ -391,7 +390,7 @@ fn console_commands_over_a_real_game() {
     };
     assert_eq!(
         ended,
-        "game 1 has ended (Bob was disconnected: kicked by operator: Ann wins): only live games can be shown"
+        "game 1 has ended (Bob was kicked by operator: Ann wins): only live games can be shown"
     );
     // A finished game keeps its record, with the result.
     let sgf = server.ask("sgf 1", 4);

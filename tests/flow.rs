@@ -53,6 +53,11 @@ fn a_whole_game_with_a_capture_then_two_passes_and_no_rematch() {
     );
     both(&mut ann, &mut bob, "REQUEST_REMATCH");
     ann.send("SET_REMATCH+1");
+    // Lines of one client are handled in order: this refusal proves the yes is in.
+    ann.ask(
+        "SET_REMATCH+1",
+        "UNKNOWN_COMMAND+You already answered the rematch request",
+    );
     bob.send("SET_REMATCH+0");
     both(&mut ann, &mut bob, "ACKNOWLEDGE_REMATCH+0");
     // Out of the game, both may be matched again.
@@ -399,7 +404,7 @@ fn shutdown_finishes_games_in_progress_and_closes_every_socket() {
     both(
         &mut ann,
         &mut bob,
-        "GAME_FINISHED+1++0;0+The server is shutting down: no winner",
+        "GAME_FINISHED+1++0;0+server shutting down",
     );
     ann.expect_closed();
     bob.expect_closed();

@@ -246,7 +246,7 @@ impl Console {
 
     fn kick(&self, target: &str) -> String {
         if let Some(conn) = self.find_player(target) {
-            conn.close("kicked by operator");
+            self.server.lobby.kick(&conn);
             log::info!("operator kicked {}", conn.label());
             return format!("kicked {target} ({})", conn.peer);
         }
@@ -268,7 +268,7 @@ impl Console {
             return format!("game {id} has nobody seated to kick");
         }
         for (conn, _) in &seated {
-            conn.close("kicked by operator");
+            self.server.lobby.kick(conn);
             log::info!("operator kicked {} (game {id})", conn.label());
         }
         let names: Vec<&str> = seated.iter().map(|(_, n)| n.as_str()).collect();

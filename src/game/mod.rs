@@ -39,6 +39,9 @@ pub struct Player {
 /// The close reason recorded on a connection whose client sent EXIT.
 pub const EXIT_REASON: &str = "it sent EXIT";
 
+/// The close reason recorded on a connection the operator kicked.
+pub const KICK_REASON: &str = "kicked by operator";
+
 /// How a player left a game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Departure {
@@ -46,6 +49,8 @@ pub enum Departure {
     Exited,
     /// It closed its connection.
     Disconnected,
+    /// The operator kicked it.
+    Kicked,
     /// The server closed its connection, for this reason (kicked by operator, ...).
     Dropped(String),
 }
@@ -64,6 +69,9 @@ pub enum GameEvent {
         from: Arc<Connection>,
         how: Departure,
     },
+    /// The operator kicks a seated player: it loses (and is told so), then its
+    /// connection is closed.
+    Kick(Arc<Connection>),
     /// The console asks for a view of the game.
     Inspect(Sender<GameView>),
 }

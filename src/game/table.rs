@@ -45,6 +45,7 @@ pub fn run(
             GameEvent::Join(player) => lobby.lead_new_game(player),
             // Sent while the game was ending: answered as from a client in no game.
             GameEvent::Line { from, command } => lobby.answer_unseated(&from, command),
+            GameEvent::Kick(conn) => conn.close(super::KICK_REASON),
             GameEvent::Left { .. } | GameEvent::Inspect(_) => {}
         }
     }
@@ -152,6 +153,12 @@ impl Table {
                 if let Some(seat) = self.seat_of(from.id) {
                     self.leave(seat, &how);
                 }
+            }
+            GameEvent::Kick(conn) => {
+                if let Some(seat) = self.seat_of(conn.id) {
+                    self.leave(seat, &Departure::Kicked);
+                }
+                conn.close(super::KICK_REASON);
             }
             GameEvent::Inspect(reply) => {
                 let _ = reply.send(self.view());
@@ -560,6 +567,7 @@ impl Table {
         let what = match how {
             Departure::Exited => format!("{name} exited"),
             Departure::Disconnected => format!("{name} disconnected"),
+            Departure::Kicked => format!("{name} was kicked by operator"),
             Departure::Dropped(reason) => format!("{name} was disconnected: {reason}"),
         };
         log::info!("game {}: {what}", self.id);
@@ -634,11 +642,7 @@ impl Table {
     fn shut_down(&mut self) {
         match self.phase {
             Phase::Playing => {
-                self.announce_end(
-                    None,
-                    "The server is shutting down: no winner".into(),
-                    "Void",
-                );
+                self.announce_end(None, "server shutting down".into(), "Void");
             }
             Phase::RematchPending => {
                 self.send_all(&ServerMessage::AcknowledgeRematch { rematch: false });
@@ -654,13 +658,7 @@ impl Table {
         let score = game.score();
         log::info!("game {} finished: {message}", self.id);
         let text = record::sgf(game, &self.record_info(result));
-        self.send_all(&ServerMessage::GameFinished {
-            game_id: self.id,
-            winner,
-            black_score: score.black_text(),
-            white_score: score.white_text(),
-            message: message.clone(),
-        });
+        // The record is on disk before the players hear the game has ended.
         if let Some(dir) = &self.settings.records {
             match record::write(dir, self.id.0, self.round, &text) {
                 Ok(path) => log::info!("game {}: record written to {}", self.id, path.display()),
@@ -671,6 +669,13 @@ impl Table {
                 ),
             }
         }
+        self.send_all(&ServerMessage::GameFinished {
+            game_id: self.id,
+            winner,
+            black_score: score.black_text(),
+            white_score: score.white_text(),
+            message: message.clone(),
+        });
         let mut summary = self.summary.lock();
         summary.result = Some(message);
         summary.record = Some(text);

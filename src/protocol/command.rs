@@ -85,6 +85,16 @@ pub enum ParseError {
     },
     /// The name in HANDSHAKE breaks the name rules.
     BadName { reason: String },
+    /// A number field is a number, but too large (or small) for its type.
+    OutOfRange {
+        keyword: &'static str,
+        field: &'static str,
+        got: String,
+    },
+    /// The line was longer than the server accepts (it was discarded).
+    LineTooLong { max_bytes: usize },
+    /// The line is not UTF-8 text.
+    NotUtf8,
 }
 
 /// Each command: its keyword, its number of fields (keyword included), and its fields
@@ -154,6 +164,15 @@ impl fmt::Display for ParseError {
                 got,
             } => write!(f, "{keyword}: {field} must be {expected}, got {got}"),
             ParseError::BadName { reason } => write!(f, "HANDSHAKE: {reason}"),
+            ParseError::OutOfRange {
+                keyword,
+                field,
+                got,
+            } => write!(f, "{keyword}: {field} is out of range, got '{got}'"),
+            ParseError::LineTooLong { max_bytes } => {
+                write!(f, "Line too long: at most {max_bytes} bytes per line")
+            }
+            ParseError::NotUtf8 => write!(f, "The line is not valid UTF-8 text"),
         }
     }
 }
@@ -238,10 +257,21 @@ fn number<T: std::str::FromStr>(
     field: &'static str,
     text: &str,
 ) -> Result<T, ParseError> {
-    text.parse().map_err(|_| ParseError::NotANumber {
-        keyword,
-        field,
-        got: clip(text),
+    text.parse().map_err(|_| {
+        let digits = text.strip_prefix('-').unwrap_or(text);
+        if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+            ParseError::OutOfRange {
+                keyword,
+                field,
+                got: clip(text),
+            }
+        } else {
+            ParseError::NotANumber {
+                keyword,
+                field,
+                got: clip(text),
+            }
+        }
     })
 }
 
@@ -401,6 +431,11 @@ mod tests {
                 "SET_REMATCH: the answer must be 1 (yes) or 0 (no), got 2",
             ),
             ("HANDSHAKE+", "HANDSHAKE: the name must not be empty"),
+            (
+                "MOVE+1+Bob+11111111111111111111111111",
+                "MOVE: tile index (-1 to pass) is out of range, got '11111111111111111111111111'",
+            ),
+            ("MOVE+-1+Bob+1", "MOVE: game id is out of range, got '-1'"),
             (
                 "HANDSHAKE+a\u{7}b",
                 "HANDSHAKE: the name must not contain control characters",
