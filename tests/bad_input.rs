@@ -180,18 +180,7 @@ fn moves_and_answers_out_of_their_moment_are_refused() {
     let server = TestServer::start();
     let (mut ann, mut bob) = start_game(&server, 1, 2);
     ann.ask("SET_REMATCH+1", "UNKNOWN_COMMAND+SET_REMATCH answers REQUEST_REMATCH, which comes only after a game ends by two passes");
-    ann.send("PASS+1+Ann");
-    both(
-        &mut ann,
-        &mut bob,
-        &format!("ACKNOWLEDGE_MOVE+1+-1;1+PLAYING;2;{}", empty(2)),
-    );
-    bob.send("PASS+1+Bob");
-    both(
-        &mut ann,
-        &mut bob,
-        &format!("ACKNOWLEDGE_MOVE+1+-1;2+FINISHED;1;{}", empty(2)),
-    );
+    both_pass_on_empty_board(&mut ann, &mut bob, 1, 2);
     both(
         &mut ann,
         &mut bob,
@@ -217,10 +206,7 @@ fn moves_and_answers_out_of_their_moment_are_refused() {
 #[test]
 fn a_leader_who_sends_garbage_is_reminded_of_the_config() {
     let server = TestServer::start();
-    let mut ann = server.connect();
-    ann.send("HANDSHAKE+Ann");
-    ann.expect("ACKNOWLEDGE_HANDSHAKE+1+1");
-    ann.expect(REQUEST_CONFIG_1);
+    let mut ann = leader(&server, 1, "Ann");
     ann.send("SET_CONFIG+1+5+9");
     ann.expect(
         "UNKNOWN_COMMAND+SET_CONFIG: colour must be 0 (random), 1 (black) or 2 (white), got 5",

@@ -121,18 +121,7 @@ fn an_unanswered_rematch_times_out_as_no() {
         ..Settings::default()
     });
     let (mut ann, mut bob) = start_game(&server, 1, 2);
-    ann.send("PASS+1+Ann");
-    both(
-        &mut ann,
-        &mut bob,
-        &format!("ACKNOWLEDGE_MOVE+1+-1;1+PLAYING;2;{}", empty(2)),
-    );
-    bob.send("PASS+1+Bob");
-    both(
-        &mut ann,
-        &mut bob,
-        &format!("ACKNOWLEDGE_MOVE+1+-1;2+FINISHED;1;{}", empty(2)),
-    );
+    both_pass_on_empty_board(&mut ann, &mut bob, 1, 2);
     both(
         &mut ann,
         &mut bob,
@@ -153,12 +142,7 @@ fn fractional_komi_is_sent_with_one_decimal() {
         ..Settings::default()
     });
     let (mut ann, mut bob) = start_game(&server, 1, 2);
-    ann.send("PASS+1+Ann");
-    ann.recv();
-    bob.recv();
-    bob.send("PASS+1+Bob");
-    ann.recv();
-    bob.recv();
+    both_pass_on_empty_board(&mut ann, &mut bob, 1, 2);
     both(
         &mut ann,
         &mut bob,
@@ -169,13 +153,8 @@ fn fractional_komi_is_sent_with_one_decimal() {
 #[test]
 fn config_may_come_after_the_partner_arrives_and_white_is_honoured() {
     let server = TestServer::start();
-    let mut ann = server.connect();
-    ann.send("HANDSHAKE+Ann");
-    ann.expect("ACKNOWLEDGE_HANDSHAKE+1+1");
-    ann.expect(REQUEST_CONFIG_1);
-    let mut bob = server.connect();
-    bob.send("HANDSHAKE+Bob");
-    bob.expect("ACKNOWLEDGE_HANDSHAKE+1+0");
+    let mut ann = leader(&server, 1, "Ann");
+    let mut bob = partner(&server, 1, "Bob");
     // Only the leader configures; nothing starts.
     bob.ask(
         "SET_CONFIG+1+1+9",
@@ -213,13 +192,8 @@ fn without_config_in_time_the_defaults_apply() {
         config_timeout: Some(Duration::from_millis(300)),
         ..Settings::default()
     });
-    let mut ann = server.connect();
-    ann.send("HANDSHAKE+Ann");
-    ann.expect("ACKNOWLEDGE_HANDSHAKE+1+1");
-    ann.expect(REQUEST_CONFIG_1);
-    let mut bob = server.connect();
-    bob.send("HANDSHAKE+Bob");
-    bob.expect("ACKNOWLEDGE_HANDSHAKE+1+0");
+    let mut ann = leader(&server, 1, "Ann");
+    let mut bob = partner(&server, 1, "Bob");
     let state = format!("PLAYING;1;{}", empty(9));
     let ann_config = ann.recv();
     let bob_config = bob.recv();
@@ -311,21 +285,14 @@ fn a_disconnect_is_an_exit() {
 #[test]
 fn a_partner_whose_leader_leaves_leads_a_new_game() {
     let server = TestServer::start();
-    let mut ann = server.connect();
-    ann.send("HANDSHAKE+Ann");
-    ann.expect("ACKNOWLEDGE_HANDSHAKE+1+1");
-    ann.expect(REQUEST_CONFIG_1);
-    let mut bob = server.connect();
-    bob.send("HANDSHAKE+Bob");
-    bob.expect("ACKNOWLEDGE_HANDSHAKE+1+0");
+    let mut ann = leader(&server, 1, "Ann");
+    let mut bob = partner(&server, 1, "Bob");
     ann.send("EXIT+1+Ann");
     ann.expect_closed();
     bob.expect("ACKNOWLEDGE_HANDSHAKE+2+1");
     bob.expect(&request_config(2));
     bob.send("SET_CONFIG+2+2+5");
-    let mut cat = server.connect();
-    cat.send("HANDSHAKE+Cat");
-    cat.expect("ACKNOWLEDGE_HANDSHAKE+2+0");
+    let mut cat = partner(&server, 2, "Cat");
     bob.expect(&format!(
         "ACKNOWLEDGE_CONFIG+Bob+2+5+PLAYING;1;{}+Cat",
         empty(5)
@@ -339,22 +306,15 @@ fn a_partner_whose_leader_leaves_leads_a_new_game() {
 #[test]
 fn a_leader_whose_partner_leaves_waits_for_the_next_one() {
     let server = TestServer::start();
-    let mut ann = server.connect();
-    ann.send("HANDSHAKE+Ann");
-    ann.expect("ACKNOWLEDGE_HANDSHAKE+1+1");
-    ann.expect(REQUEST_CONFIG_1);
-    let mut bob = server.connect();
-    bob.send("HANDSHAKE+Bob");
-    bob.expect("ACKNOWLEDGE_HANDSHAKE+1+0");
+    let mut ann = leader(&server, 1, "Ann");
+    let bob = partner(&server, 1, "Bob");
     drop(bob);
     // Wait until the lobby has seen Bob go, then a new partner joins game 1.
     let deadline = std::time::Instant::now() + PATIENCE;
     while server.server.lobby.clients().len() > 1 && std::time::Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(10));
     }
-    let mut cat = server.connect();
-    cat.send("HANDSHAKE+Cat");
-    cat.expect("ACKNOWLEDGE_HANDSHAKE+1+0");
+    let mut cat = partner(&server, 1, "Cat");
     ann.send("SET_CONFIG+1+1+2");
     ann.expect(&format!(
         "ACKNOWLEDGE_CONFIG+Ann+1+2+PLAYING;1;{}+Cat",

@@ -149,6 +149,24 @@ pub fn request_config(id: u32) -> String {
         .replace("game id 1", &format!("game id {id}"))
 }
 
+/// A client that handshakes as `name` and leads game `id`: it has its
+/// ACKNOWLEDGE_HANDSHAKE and REQUEST_CONFIG.
+pub fn leader(server: &TestServer, id: u32, name: &str) -> Client {
+    let mut client = server.connect();
+    client.send(&format!("HANDSHAKE+{name}"));
+    client.expect(&format!("ACKNOWLEDGE_HANDSHAKE+{id}+1"));
+    client.expect(&request_config(id));
+    client
+}
+
+/// A client that handshakes as `name` and joins waiting game `id`.
+pub fn partner(server: &TestServer, id: u32, name: &str) -> Client {
+    let mut client = server.connect();
+    client.send(&format!("HANDSHAKE+{name}"));
+    client.expect(&format!("ACKNOWLEDGE_HANDSHAKE+{id}+0"));
+    client
+}
+
 /// Ann leads game `id` as black on a `size` board, Bob joins; both have their
 /// ACKNOWLEDGE_CONFIG. Returns (ann, bob).
 pub fn start_game(server: &TestServer, id: u32, size: usize) -> (Client, Client) {
@@ -162,14 +180,9 @@ pub fn start_named(
     black: &str,
     white: &str,
 ) -> (Client, Client) {
-    let mut ann = server.connect();
-    ann.send(&format!("HANDSHAKE+{black}"));
-    ann.expect(&format!("ACKNOWLEDGE_HANDSHAKE+{id}+1"));
-    ann.expect(&request_config(id));
+    let mut ann = leader(server, id, black);
     ann.send(&format!("SET_CONFIG+{id}+1+{size}"));
-    let mut bob = server.connect();
-    bob.send(&format!("HANDSHAKE+{white}"));
-    bob.expect(&format!("ACKNOWLEDGE_HANDSHAKE+{id}+0"));
+    let mut bob = partner(server, id, white);
     let state = format!("PLAYING;1;{}", empty(size));
     ann.expect(&format!(
         "ACKNOWLEDGE_CONFIG+{black}+1+{size}+{state}+{white}"
@@ -184,4 +197,21 @@ pub fn start_named(
 pub fn both(a: &mut Client, b: &mut Client, line: &str) {
     a.expect(line);
     b.expect(line);
+}
+
+/// On an empty `size` board of game `id`, black (`ann`) then white (`bob`) pass: both
+/// see the two ACKNOWLEDGE_MOVE lines, the second one FINISHED.
+pub fn both_pass_on_empty_board(ann: &mut Client, bob: &mut Client, id: u32, size: usize) {
+    ann.send(&format!("PASS+{id}+Ann"));
+    both(
+        ann,
+        bob,
+        &format!("ACKNOWLEDGE_MOVE+{id}+-1;1+PLAYING;2;{}", empty(size)),
+    );
+    bob.send(&format!("PASS+{id}+Bob"));
+    both(
+        ann,
+        bob,
+        &format!("ACKNOWLEDGE_MOVE+{id}+-1;2+FINISHED;1;{}", empty(size)),
+    );
 }
