@@ -74,6 +74,9 @@ pub enum GameEvent {
     Kick(Arc<Connection>),
     /// The console asks for a view of the game.
     Inspect(Sender<GameView>),
+    /// Unit tests only: a bug in the loop, to check that it ends this game alone.
+    #[cfg(test)]
+    Panic,
 }
 
 /// Starts the loop of game `id` on its own thread, named `game-<id>`.

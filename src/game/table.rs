@@ -47,6 +47,8 @@ pub fn run(
             GameEvent::Line { from, command } => lobby.answer_unseated(&from, command),
             GameEvent::Kick(conn) => conn.close(super::KICK_REASON),
             GameEvent::Left { .. } | GameEvent::Inspect(_) => {}
+            #[cfg(test)]
+            GameEvent::Panic => {}
         }
     }
 }
@@ -163,6 +165,8 @@ impl Table {
             GameEvent::Inspect(reply) => {
                 let _ = reply.send(self.view());
             }
+            #[cfg(test)]
+            GameEvent::Panic => panic!("a bug in game {}", self.id),
         }
     }
 
@@ -797,3 +801,65 @@ fn random_colour() -> Colour {
 
 /// How long the server waits for a console query to be answered by a game loop.
 pub const INSPECT_TIMEOUT: Duration = Duration::from_secs(2);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::net::flusher::Flusher;
+    use crate::net::{ConnId, OutboxLimits};
+    use crate::shutdown::Shutdown;
+    use std::io::{BufRead, BufReader};
+    use std::net::{TcpListener, TcpStream};
+
+    /// A client socket and the server side of it, registered in the lobby.
+    fn client(
+        lobby: &Arc<Lobby>,
+        listener: &TcpListener,
+        id: u64,
+    ) -> (BufReader<TcpStream>, Arc<Connection>) {
+        let socket = TcpStream::connect(listener.local_addr().expect("addr")).expect("connect");
+        socket
+            .set_read_timeout(Some(Duration::from_secs(20)))
+            .expect("timeout");
+        let (server_side, peer) = listener.accept().expect("accept");
+        let conn = Connection::new(
+            ConnId(id),
+            server_side,
+            peer,
+            OutboxLimits::default(),
+            Arc::new(Flusher::default()),
+        )
+        .expect("connection");
+        lobby.connect(&conn);
+        (BufReader::new(socket), conn)
+    }
+
+    fn line(reader: &mut BufReader<TcpStream>) -> String {
+        let mut line = String::new();
+        reader.read_line(&mut line).expect("a line");
+        line.trim_end().to_string()
+    }
+
+    #[test]
+    fn a_panic_in_a_game_loop_ends_that_game_only() {
+        let lobby = Lobby::new(Arc::new(Settings::default()), Shutdown::new());
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+        let (mut ann, ann_conn) = client(&lobby, &listener, 1);
+        let (mut bob, bob_conn) = client(&lobby, &listener, 2);
+        assert!(lobby.handshake(&ann_conn, "Ann").is_ok());
+        assert_eq!(line(&mut ann), "ACKNOWLEDGE_HANDSHAKE+1+1");
+        assert!(line(&mut ann).starts_with("REQUEST_CONFIG+"));
+        assert!(lobby.handshake(&bob_conn, "Bob").is_ok());
+        assert_eq!(line(&mut bob), "ACKNOWLEDGE_HANDSHAKE+1+0");
+
+        let inbox = lobby.game_inbox(GameId(1)).expect("game 1 is live");
+        assert!(inbox.send(GameEvent::Panic).is_ok());
+        let told = "GAME_FINISHED+1++0;0+Internal server error: the game was stopped";
+        assert_eq!(line(&mut ann), told);
+        assert_eq!(line(&mut bob), told);
+        // Both are free again, and the lobby still matches players.
+        assert!(lobby.route(ann_conn.id).is_none());
+        assert!(lobby.handshake(&ann_conn, "Ann").is_ok());
+        assert_eq!(line(&mut ann), "ACKNOWLEDGE_HANDSHAKE+2+1");
+    }
+}
