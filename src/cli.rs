@@ -31,18 +31,18 @@ pub struct Options {
     pub allow_suicide: bool,
     /// Seconds a leader has to send SET_CONFIG before defaults apply (random colour,
     /// 9x9); 0 waits forever.
-    #[arg(long, default_value_t = 60, value_name = "S")]
+    #[arg(long, default_value_t = 60, value_name = "S", value_parser = seconds_parser())]
     pub config_timeout: u64,
     /// Seconds players have to answer REQUEST_REMATCH (no answer counts as no); 0
     /// waits forever.
-    #[arg(long, default_value_t = 60, value_name = "S")]
+    #[arg(long, default_value_t = 60, value_name = "S", value_parser = seconds_parser())]
     pub rematch_timeout: u64,
     /// Seconds a player has for each move before losing; 0 is no limit.
-    #[arg(long, default_value_t = 0, value_name = "S")]
+    #[arg(long, default_value_t = 0, value_name = "S", value_parser = seconds_parser())]
     pub move_timeout: u64,
     /// Seconds a client not in a game has to send HANDSHAKE before it is
     /// disconnected; 0 waits forever.
-    #[arg(long, default_value_t = 60, value_name = "S")]
+    #[arg(long, default_value_t = 60, value_name = "S", value_parser = seconds_parser())]
     pub handshake_timeout: u64,
     /// Clients connected at once; more are refused with a message.
     #[arg(long, default_value_t = 10_000, value_name = "N")]
@@ -93,6 +93,13 @@ impl LogLevel {
             LogLevel::Trace => log::LevelFilter::Trace,
         }
     }
+}
+
+/// The longest timeout accepted, in seconds: a week.
+const MAX_TIMEOUT_SECONDS: u64 = 7 * 24 * 3600;
+
+fn seconds_parser() -> clap::builder::RangedU64ValueParser<u64> {
+    clap::value_parser!(u64).range(0..=MAX_TIMEOUT_SECONDS)
 }
 
 fn parse_komi(text: &str) -> Result<Komi, String> {
@@ -187,6 +194,8 @@ mod tests {
             &["goserver", "--komi", "6.3"][..],
             &["goserver", "--max-board-size", "26"],
             &["goserver", "--ko", "japanese"],
+            &["goserver", "--handshake-timeout", "18446744073709551615"],
+            &["goserver", "--move-timeout", "604801"],
         ] {
             assert!(Options::try_parse_from(bad).is_err(), "{bad:?}");
         }

@@ -19,6 +19,7 @@ use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::thread::JoinHandle;
+use std::time::Instant;
 
 use crate::shutdown::Shutdown;
 
@@ -33,6 +34,8 @@ pub struct ClientEntry {
     pub name: Option<String>,
     /// The game it sits in, if any.
     pub game: Option<GameId>,
+    /// When it last left a game (or connected): its handshake timeout runs from here.
+    pub free_since: Instant,
 }
 
 /// A live game: where to send its events and what the console may read of it.
@@ -121,6 +124,7 @@ impl Lobby {
                 conn: Arc::clone(conn),
                 name: None,
                 game: None,
+                free_since: Instant::now(),
             },
         );
     }
@@ -156,10 +160,43 @@ impl Lobby {
                 conn: Arc::clone(conn),
                 name,
             };
-            self.seat_locked(&mut state, player, true)
+            self.seat_locked(&mut state, player)
         };
         self.start_thread(new_game);
         Ok(())
+    }
+
+    /// Has a client's line handled: by its game if it sits in one, else here.
+    pub fn dispatch(
+        self: &Arc<Self>,
+        conn: &Arc<Connection>,
+        command: Result<ClientCommand, ParseError>,
+    ) {
+        let line = GameEvent::Line {
+            from: Arc::clone(conn),
+            command,
+        };
+        if let Err(GameEvent::Line { command, .. }) = self.forward(conn.id, line) {
+            self.answer_unseated(conn, command);
+        }
+    }
+
+    /// Puts `event` into the inbox of the game `conn` sits in; gives it back when the
+    /// client sits in no game. The send happens under the lock, so once
+    /// [`Lobby::close_game`] has run no event can reach that game any more: the game
+    /// answers everything it was sent before it ends.
+    fn forward(&self, conn: ConnId, event: GameEvent) -> Result<(), GameEvent> {
+        let state = self.state.lock();
+        let inbox = state
+            .clients
+            .get(&conn)
+            .and_then(|entry| entry.game)
+            .and_then(|game| state.games.get(&game));
+        match inbox {
+            // An unbounded channel: the send does not block.
+            Some(entry) => entry.inbox.send(event).map_err(|e| e.0),
+            None => Err(event),
+        }
     }
 
     /// Answers a line from a client that sits in no game: HANDSHAKE seats it, EXIT
@@ -191,49 +228,66 @@ impl Lobby {
     /// Kicks a client: a seated player loses its game (and is told so) before its
     /// connection is closed; any other client is just disconnected.
     pub fn kick(&self, conn: &Arc<Connection>) {
-        let delivered = self
-            .route(conn.id)
-            .is_some_and(|inbox| inbox.send(GameEvent::Kick(Arc::clone(conn))).is_ok());
-        if !delivered {
+        if self
+            .forward(conn.id, GameEvent::Kick(Arc::clone(conn)))
+            .is_err()
+        {
             conn.close(game::KICK_REASON);
         }
     }
 
-    /// Makes `player` (who keeps its name) the leader of a new game. Used when the
-    /// leader of its game left before the game started.
-    pub fn lead_new_game(self: &Arc<Self>, player: Player) {
+    /// Seats again a player (who keeps its name) whose game broke up before it
+    /// started, e.g. because its leader left: like a handshake, it joins the oldest
+    /// waiting game, or leads a new one when none waits. Nobody is stranded.
+    pub fn reseat(self: &Arc<Self>, player: Player) {
         let new_game = {
             let mut state = self.state.lock();
-            self.seat_locked(&mut state, player, false)
+            self.seat_locked(&mut state, player)
         };
         self.start_thread(new_game);
     }
 
-    /// Seats a player: joins the oldest waiting game when `may_join`, else (or when
-    /// none waits) opens a new game with it as leader. Returns the new game's loop to
-    /// start, if one was opened.
-    fn seat_locked(
-        &self,
-        state: &mut LobbyState,
-        player: Player,
-        may_join: bool,
-    ) -> Option<NewGame> {
+    /// A leader whose partner left before the start: if another game waits for a
+    /// partner, the leader joins it (its own game ends: returns true); else its game
+    /// goes back to the head of the queue (returns false).
+    pub fn requeue(&self, id: GameId, leader: &Player) -> bool {
+        let mut state = self.state.lock();
+        state.waiting.retain(|g| *g != id);
+        while let Some(other) = state.waiting.pop_front() {
+            let joined = state
+                .games
+                .get(&other)
+                .is_some_and(|entry| entry.inbox.send(GameEvent::Join(leader.clone())).is_ok());
+            if joined {
+                set_game(&mut state, leader.conn.id, Some(other));
+                return true;
+            }
+        }
+        state.waiting.push_front(id);
+        set_game(&mut state, leader.conn.id, Some(id));
+        false
+    }
+
+    /// Seats a player: joins the oldest waiting game, or (when none waits) opens a
+    /// new game with it as leader. Returns the new game's loop to start, if one was
+    /// opened.
+    fn seat_locked(&self, state: &mut LobbyState, player: Player) -> Option<NewGame> {
         let conn_id = player.conn.id;
         let mut player = player;
-        if may_join {
-            while let Some(id) = state.waiting.pop_front() {
-                let Some(entry) = state.games.get(&id) else {
-                    continue;
-                };
-                match entry.inbox.send(GameEvent::Join(player)) {
-                    Ok(()) => {
-                        set_game(state, conn_id, Some(id));
-                        return None;
-                    }
-                    // The loop has ended: try the next waiting game.
-                    Err(crossbeam_channel::SendError(GameEvent::Join(back))) => player = back,
-                    Err(_) => return None,
+        while let Some(id) = state.waiting.pop_front() {
+            let Some(entry) = state.games.get(&id) else {
+                continue;
+            };
+            match entry.inbox.send(GameEvent::Join(player)) {
+                Ok(()) => {
+                    set_game(state, conn_id, Some(id));
+                    return None;
                 }
+                // The loop has ended: try the next waiting game.
+                Err(crossbeam_channel::SendError(event)) => match event {
+                    GameEvent::Join(back) => player = back,
+                    _ => return None,
+                },
             }
         }
         let id = GameId(state.next_game_id);
@@ -282,20 +336,11 @@ impl Lobby {
         }
     }
 
-    /// The inbox of the game `conn` sits in, if it sits in one.
-    pub fn route(&self, conn: ConnId) -> Option<Sender<GameEvent>> {
+    /// When `conn` left its last game (or connected), if it sits in no game now.
+    pub fn free_since(&self, conn: ConnId) -> Option<Instant> {
         let state = self.state.lock();
-        let game = state.clients.get(&conn)?.game?;
-        Some(state.games.get(&game)?.inbox.clone())
-    }
-
-    /// Puts a game whose partner left before the start back at the head of the queue.
-    pub fn reopen(&self, id: GameId, leader: ConnId) {
-        let mut state = self.state.lock();
-        if !state.waiting.contains(&id) {
-            state.waiting.push_front(id);
-        }
-        set_game(&mut state, leader, Some(id));
+        let entry = state.clients.get(&conn)?;
+        entry.game.is_none().then_some(entry.free_since)
     }
 
     /// Takes a game that has not started off the waiting queue (its partner has
@@ -319,9 +364,11 @@ impl Lobby {
         let mut state = self.state.lock();
         state.waiting.retain(|g| *g != id);
         state.games.remove(&id);
+        let now = Instant::now();
         for entry in state.clients.values_mut() {
             if entry.game == Some(id) {
                 entry.game = None;
+                entry.free_since = now;
             }
         }
         state.finished.push_back(summary);
@@ -345,6 +392,7 @@ impl Lobby {
             .filter(|entry| entry.game == Some(id))
             .map(|entry| {
                 entry.game = None;
+                entry.free_since = Instant::now();
                 Arc::clone(&entry.conn)
             })
             .collect()
@@ -416,6 +464,9 @@ struct NewGame {
 
 fn set_game(state: &mut LobbyState, conn: ConnId, game: Option<GameId>) {
     if let Some(entry) = state.clients.get_mut(&conn) {
+        if game.is_none() && entry.game.is_some() {
+            entry.free_since = Instant::now();
+        }
         entry.game = game;
     }
 }

@@ -28,6 +28,9 @@ pub struct Settings {
     pub lines: LineLimits,
     /// Output queue bounds.
     pub output: OutboxLimits,
+    /// A game ends (and is scored) after this many moves per point of its board,
+    /// passes included: far beyond real games, it bounds a game's memory.
+    pub moves_per_point: usize,
 }
 
 /// The board size used when the leader does not configure in time.
@@ -46,6 +49,7 @@ impl Default for Settings {
             records: None,
             lines: LineLimits::default(),
             output: OutboxLimits::default(),
+            moves_per_point: 10,
         }
     }
 }

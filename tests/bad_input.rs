@@ -93,6 +93,10 @@ fn every_move_refusal_names_its_rule() {
         "INVALID_MOVE+MOVE: wrong player name: you are Ann, got Bob",
     );
     ann.ask(
+        "PASS+2+Ann",
+        "INVALID_MOVE+PASS: wrong game id: you are in game 1, got 2",
+    );
+    ann.ask(
         "MOVE+1+Ann+9",
         "INVALID_MOVE+Tile index 9 is off the board: a 3x3 board has tiles 0 to 8, or -1 to pass",
     );

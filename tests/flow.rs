@@ -406,3 +406,72 @@ fn finished_games_are_written_as_sgf_records() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_partner_whose_leader_leaves_joins_a_game_already_waiting() {
+    let server = TestServer::start();
+    let ann = leader(&server, 1, "Ann");
+    let mut bob = partner(&server, 1, "Bob");
+    let mut cat = leader(&server, 2, "Cat");
+    drop(ann);
+    // Bob is matched anew: Cat's game waits for a partner, so he joins it.
+    bob.expect("ACKNOWLEDGE_HANDSHAKE+2+0");
+    cat.send("SET_CONFIG+2+1+3");
+    cat.expect(&format!(
+        "ACKNOWLEDGE_CONFIG+Cat+1+3+PLAYING;1;{}+Bob",
+        empty(3)
+    ));
+    bob.expect(&format!(
+        "ACKNOWLEDGE_CONFIG+Bob+2+3+PLAYING;1;{}+Cat",
+        empty(3)
+    ));
+}
+
+#[test]
+fn a_leader_whose_partner_leaves_joins_a_game_already_waiting() {
+    let server = TestServer::start();
+    let mut ann = leader(&server, 1, "Ann");
+    let mut bob = partner(&server, 1, "Bob");
+    let mut cat = leader(&server, 2, "Cat");
+    bob.send("EXIT+1+Bob");
+    bob.expect_closed();
+    // Two lone leaders are never left waiting apart: Ann joins Cat's game.
+    ann.expect("ACKNOWLEDGE_HANDSHAKE+2+0");
+    cat.send("SET_CONFIG+2+2+2");
+    cat.expect(&format!(
+        "ACKNOWLEDGE_CONFIG+Cat+2+2+PLAYING;1;{}+Ann",
+        empty(2)
+    ));
+    ann.expect(&format!(
+        "ACKNOWLEDGE_CONFIG+Ann+1+2+PLAYING;1;{}+Cat",
+        empty(2)
+    ));
+}
+
+#[test]
+fn a_game_that_reaches_the_move_limit_is_scored() {
+    let server = TestServer::with(Settings {
+        moves_per_point: 1,
+        ..Settings::default()
+    });
+    let (mut ann, mut bob) = start_game(&server, 1, 2);
+    ann.send("MOVE+1+Ann+0");
+    both(&mut ann, &mut bob, "ACKNOWLEDGE_MOVE+1+0;1+PLAYING;2;1000");
+    bob.send("PASS+1+Bob");
+    both(&mut ann, &mut bob, "ACKNOWLEDGE_MOVE+1+-1;2+PLAYING;1;1000");
+    ann.send("MOVE+1+Ann+1");
+    both(&mut ann, &mut bob, "ACKNOWLEDGE_MOVE+1+1;1+PLAYING;2;1100");
+    bob.send("PASS+1+Bob");
+    // The fourth move on a 2x2 board with one move per point ends the game.
+    both(
+        &mut ann,
+        &mut bob,
+        "ACKNOWLEDGE_MOVE+1+-1;2+FINISHED;1;1100",
+    );
+    both(
+        &mut ann,
+        &mut bob,
+        "GAME_FINISHED+1+Ann+4;0+The move limit of 4 moves was reached. Area score: black 4, white 0 (komi 0): Ann wins",
+    );
+    both(&mut ann, &mut bob, "REQUEST_REMATCH");
+}

@@ -155,3 +155,47 @@ fn play_to_two_passes(addr: std::net::SocketAddr, name: &str) -> (u32, u8) {
     c.expect("ACKNOWLEDGE_REMATCH+0");
     (id, colour)
 }
+
+#[test]
+fn a_client_that_closes_its_sending_side_still_gets_its_answers() {
+    let server = TestServer::start();
+    let mut ann = server.connect();
+    ann.send("HANDSHAKE+Ann");
+    ann.stream
+        .shutdown(std::net::Shutdown::Write)
+        .expect("half-close");
+    ann.expect("ACKNOWLEDGE_HANDSHAKE+1+1");
+    ann.expect(REQUEST_CONFIG_1);
+    ann.expect_closed();
+}
+
+#[test]
+fn after_a_game_the_handshake_timeout_runs_from_its_end() {
+    let server = TestServer::with(Settings {
+        handshake_timeout: Some(Duration::from_secs(1)),
+        ..Settings::default()
+    });
+    let (mut ann, mut bob) = start_game(&server, 1, 2);
+    bob.send("EXIT+1+Bob");
+    both(
+        &mut ann,
+        &mut bob,
+        "GAME_FINISHED+1+Ann+0;0+Bob exited: Ann wins",
+    );
+    // Within the test's patience (20 s), not after the in-game read bound (60 s).
+    ann.expect("UNKNOWN_COMMAND+No HANDSHAKE within 1 s: closing the connection");
+    ann.expect_closed();
+}
+
+#[test]
+fn timeouts_beyond_any_clock_mean_no_timeout() {
+    let server = TestServer::with(Settings {
+        handshake_timeout: Some(Duration::MAX),
+        config_timeout: Some(Duration::MAX),
+        move_timeout: Some(Duration::MAX),
+        ..Settings::default()
+    });
+    let (mut ann, mut bob) = start_game(&server, 1, 2);
+    ann.send("MOVE+1+Ann+0");
+    both(&mut ann, &mut bob, "ACKNOWLEDGE_MOVE+1+0;1+PLAYING;2;1000");
+}

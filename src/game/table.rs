@@ -42,9 +42,9 @@ pub fn run(
     // The lobby no longer routes to this game; events already queued still get an answer.
     while let Ok(event) = events.try_recv() {
         match event {
-            GameEvent::Join(player) => lobby.lead_new_game(player),
-            // Sent while the game was ending: answered as from a client in no game.
-            GameEvent::Line { from, command } => lobby.answer_unseated(&from, command),
+            GameEvent::Join(player) => lobby.reseat(player),
+            // Sent while the game was ending: handled where the client now is.
+            GameEvent::Line { from, command } => lobby.dispatch(&from, command),
             GameEvent::Kick(conn) => conn.close(super::KICK_REASON),
             GameEvent::Left { .. } | GameEvent::Inspect(_) => {}
             #[cfg(test)]
@@ -205,7 +205,7 @@ impl Table {
             // The lobby seats two players at most; should it ever seat a third, that
             // player gets a game of its own rather than being stranded.
             log::warn!("game {}: no free seat for {}", self.id, player.name);
-            self.lobby.lead_new_game(player);
+            self.lobby.reseat(player);
             return;
         }
         let _ = player.conn.send(&ServerMessage::AcknowledgeHandshake {
@@ -224,7 +224,7 @@ impl Table {
             colour: Colour::Black,
         });
         if is_leader {
-            self.deadline = self.settings.config_timeout.map(|t| Instant::now() + t);
+            self.deadline = deadline_in(self.settings.config_timeout);
             self.request_config();
         } else if self.config.is_some() {
             self.start();
@@ -337,7 +337,7 @@ impl Table {
                     name: self.seats[seat].player.name.clone(),
                     colour: self.seats[seat].colour,
                     size: config.size,
-                    state: state_of(game),
+                    state: state_of(game, false),
                     opponent: opponent.clone(),
                 },
             );
@@ -350,7 +350,7 @@ impl Table {
     }
 
     fn move_deadline(&self) -> Option<Instant> {
-        self.settings.move_timeout.map(|t| Instant::now() + t)
+        deadline_in(self.settings.move_timeout)
     }
 
     // ----- commands -----
@@ -378,8 +378,10 @@ impl Table {
                 game_id,
                 player,
                 index,
-            }) => self.play(seat, game_id, &player, index),
-            Ok(ClientCommand::Pass { game_id, player }) => self.play(seat, game_id, &player, -1),
+            }) => self.play(seat, "MOVE", game_id, &player, index),
+            Ok(ClientCommand::Pass { game_id, player }) => {
+                self.play(seat, "PASS", game_id, &player, -1);
+            }
             Ok(ClientCommand::SetRematch { rematch }) => self.answer_rematch(seat, rematch),
             Ok(ClientCommand::Exit { game_id, player }) => self.exit(seat, game_id, &player),
         }
@@ -397,10 +399,10 @@ impl Table {
         self.send(seat, &ServerMessage::InvalidMove { reason });
     }
 
-    /// Checks a MOVE (index -1: pass) in the order DESIGN.md fixes: game id, name,
+    /// Checks a MOVE or PASS (index -1) in the order DESIGN.md fixes: game id, name,
     /// game in progress, turn, index range, then the rules engine.
-    fn play(&mut self, seat: usize, game_id: GameId, name: &str, index: i64) {
-        if let Some(reason) = self.identity_error(seat, "MOVE", game_id, name) {
+    fn play(&mut self, seat: usize, keyword: &str, game_id: GameId, name: &str, index: i64) {
+        if let Some(reason) = self.identity_error(seat, keyword, game_id, name) {
             return self.refuse_move(seat, reason);
         }
         if let Some(reason) = self.not_playing_reason() {
@@ -429,17 +431,21 @@ impl Table {
         match game.play(colour, mv) {
             Err(illegal) => self.refuse_move(seat, illegal.to_string()),
             Ok(report) => {
+                let limit = self.settings.moves_per_point * size * size;
+                let at_limit = game.moves().len() >= limit;
                 let message = ServerMessage::AcknowledgeMove {
                     game_id: self.id,
                     index,
                     colour,
-                    state: state_of(game),
+                    state: state_of(game, report.game_over || at_limit),
                 };
                 self.conn(seat).accepted();
                 self.lobby.counters.moves.fetch_add(1, Ordering::Relaxed);
                 self.send_all_from(seat, &message);
                 if report.game_over {
-                    self.finish_by_passes();
+                    self.finish_by_score("Both players passed");
+                } else if at_limit {
+                    self.finish_by_score(&format!("The move limit of {limit} moves was reached"));
                 } else {
                     self.deadline = self.move_deadline();
                 }
@@ -535,7 +541,9 @@ impl Table {
 
     // ----- endings -----
 
-    fn finish_by_passes(&mut self) {
+    /// The game ends on the board: area score, GAME_FINISHED, REQUEST_REMATCH.
+    /// `why` opens the message ("Both players passed").
+    fn finish_by_score(&mut self, why: &str) {
         let Some(game) = &self.game else { return };
         let score = game.score();
         let verdict = match score.winner() {
@@ -543,7 +551,7 @@ impl Table {
             None => "a draw".to_string(),
         };
         let message = format!(
-            "Both players passed. Area score: black {}, white {} (komi {}): {verdict}",
+            "{why}. Area score: black {}, white {} (komi {}): {verdict}",
             score.black_text(),
             score.white_text(),
             game.rules().komi
@@ -562,7 +570,7 @@ impl Table {
         self.announce_end(winner, message, &result);
         self.send_all(&ServerMessage::RequestRematch);
         self.phase = Phase::RematchPending;
-        self.deadline = self.settings.rematch_timeout.map(|t| Instant::now() + t);
+        self.deadline = deadline_in(self.settings.rematch_timeout);
     }
 
     /// A player left: in play the other wins; before the start the game re-forms.
@@ -580,14 +588,16 @@ impl Table {
                 let departed = self.seats.remove(seat);
                 self.lobby.unseat(self.id, departed.player.conn.id);
                 if seat == 0 {
-                    // The leader is gone before the start: its partner, if any, leads a
-                    // new game of its own, so nobody is stranded.
+                    // The leader is gone before the start: its partner, if any, is
+                    // matched anew (a waiting game, or a new one it leads).
                     if let Some(partner) = self.seats.pop() {
-                        self.lobby.lead_new_game(partner.player);
+                        self.lobby.reseat(partner.player);
                     }
                     self.phase = Phase::Over;
-                } else {
-                    self.lobby.reopen(self.id, self.seats[0].player.conn.id);
+                } else if self.lobby.requeue(self.id, &self.seats[0].player) {
+                    // The leader joined another game waiting for a partner.
+                    self.seats.clear();
+                    self.phase = Phase::Over;
                 }
             }
             Phase::Playing => {
@@ -768,10 +778,15 @@ impl Table {
     }
 }
 
-/// The protocol's State of `game`.
-fn state_of(game: &go::Game) -> GameState {
+/// `timeout` from now; none when there is no timeout (or it is beyond any clock).
+fn deadline_in(timeout: Option<Duration>) -> Option<Instant> {
+    timeout.and_then(|t| Instant::now().checked_add(t))
+}
+
+/// The protocol's State of `game`, `FINISHED` once it has ended.
+fn state_of(game: &go::Game, finished: bool) -> GameState {
     GameState {
-        status: if game.is_over() {
+        status: if finished {
             crate::protocol::GameStatus::Finished
         } else {
             crate::protocol::GameStatus::Playing
@@ -858,7 +873,7 @@ mod tests {
         assert_eq!(line(&mut ann), told);
         assert_eq!(line(&mut bob), told);
         // Both are free again, and the lobby still matches players.
-        assert!(lobby.route(ann_conn.id).is_none());
+        assert!(lobby.free_since(ann_conn.id).is_some());
         assert!(lobby.handshake(&ann_conn, "Ann").is_ok());
         assert_eq!(line(&mut ann), "ACKNOWLEDGE_HANDSHAKE+2+1");
     }
