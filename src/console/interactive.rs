@@ -46,6 +46,7 @@ pub fn run(console: Console) {
         },
         Err(e) => log::warn!("log lines may garble the prompt: {e}"),
     }
+    watch_for_shutdown(&console);
     let history = history_file();
     if let Some(path) = &history {
         // No history yet (first run) is not an error worth a word.
@@ -102,6 +103,46 @@ pub fn run(console: Console) {
     }
     // No prompt any more: log lines go straight to stderr again.
     logging::redirect(Box::new(io::stderr()));
+}
+
+/// Once the shutdown starts (by a signal too, while `readline` still waits for a
+/// key), the prompt will not print anything any more: log lines go straight to
+/// stderr, with `\r\n` line ends because the terminal is still in raw mode.
+fn watch_for_shutdown(console: &Console) {
+    let shutdown = console.shutdown_handle();
+    let spawned = thread::Builder::new()
+        .name("console-shutdown".into())
+        .spawn(move || {
+            shutdown.wait();
+            // Off the prompt's line first.
+            let _ = io::stderr().write_all(b"\r\n");
+            logging::redirect(Box::new(RawTerminal(io::stderr())));
+        });
+    if let Err(e) = spawned {
+        log::warn!("log lines during shutdown may be lost: {e}");
+    }
+}
+
+/// Writes to a terminal in raw mode: every `\n` becomes `\r\n`.
+struct RawTerminal<W>(W);
+
+impl<W: Write> Write for RawTerminal<W> {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        for piece in bytes.split_inclusive(|&b| b == b'\n') {
+            match piece.strip_suffix(b"\n") {
+                Some(line) => {
+                    self.0.write_all(line)?;
+                    self.0.write_all(b"\r\n")?;
+                }
+                None => self.0.write_all(piece)?,
+            }
+        }
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.0.flush()
+    }
 }
 
 /// `$HOME/.goserver_history`, when `HOME` is set.

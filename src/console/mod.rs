@@ -83,6 +83,7 @@ impl Drop for TerminalGuard {
             unsafe {
                 libc::tcsetattr(libc::STDIN_FILENO, libc::TCSANOW, settings);
             }
+            crate::logging::redirect(Box::new(std::io::stderr()));
         }
     }
 }
@@ -104,6 +105,11 @@ pub struct Console {
 
 impl Console {
     /// A console on `server`, with a move-rate sampler thread.
+    /// The server's shutdown, for the front ends.
+    pub fn shutdown_handle(&self) -> crate::shutdown::Shutdown {
+        self.server.shutdown.clone()
+    }
+
     pub fn new(server: &Arc<Server>) -> Console {
         Console {
             rate: MoveRate::start(&server.lobby, server.shutdown.clone()),
