@@ -42,6 +42,11 @@ enum Mode {
         /// Bytes per line including the newline (a MOVE like `MOVE+12+c123+40` is ~20).
         #[arg(long, default_value_t = 20)]
         line_len: usize,
+        /// Bytes per reply including the newline; 0 echoes the line itself. Set it to
+        /// the size of an ACKNOWLEDGE_MOVE (about 38 + size * size) so the floor moves
+        /// the same message sizes as a game.
+        #[arg(long, default_value_t = 0)]
+        reply_len: usize,
         /// Give up after this many seconds.
         #[arg(long, default_value_t = 60)]
         timeout: u64,
@@ -107,8 +112,9 @@ fn main() {
             pairs,
             rounds,
             line_len,
+            reply_len,
             timeout,
-        } => echo(pairs, rounds, line_len, timeout),
+        } => echo(pairs, rounds, line_len, reply_len, timeout),
         Mode::Games {
             addr,
             games,
@@ -366,7 +372,16 @@ fn latency_fields(h: &Histogram<u64>) -> String {
 // ---------------------------------------------------------------------------------
 // echo: the floor
 
-fn echo_server() -> SocketAddr {
+/// A line of `len` bytes, newline included.
+fn filler_line(len: usize) -> Vec<u8> {
+    let mut line = vec![b'x'; len.max(2) - 1];
+    line.push(b'\n');
+    line
+}
+
+/// The floor's server: one thread per connection answers each line with `reply`, or
+/// with the line itself when `reply` is `None`.
+fn echo_server(reply: Option<Vec<u8>>) -> SocketAddr {
     let listener = TcpListener::bind("127.0.0.1:0").expect("bind echo server");
     let addr = listener.local_addr().expect("echo address");
     std::thread::Builder::new()
@@ -374,6 +389,7 @@ fn echo_server() -> SocketAddr {
         .spawn(move || {
             for stream in listener.incoming() {
                 let Ok(stream) = stream else { continue };
+                let reply = reply.clone();
                 let _ = stream.set_nodelay(true);
                 // Same stack size as goserver's connection threads.
                 let _ = std::thread::Builder::new()
@@ -389,7 +405,8 @@ fn echo_server() -> SocketAddr {
                             match reader.read_until(b'\n', &mut line) {
                                 Ok(0) | Err(_) => return,
                                 Ok(_) => {
-                                    if writer.write_all(&line).is_err() {
+                                    let answer = reply.as_deref().unwrap_or(&line);
+                                    if writer.write_all(answer).is_err() {
                                         return;
                                     }
                                 }
@@ -404,6 +421,8 @@ fn echo_server() -> SocketAddr {
 
 struct Echo {
     line: Vec<u8>,
+    /// Length of the expected reply, newline included.
+    reply_len: usize,
     rounds: u64,
     /// Per pair: round trips done, connected count, send time.
     done: Vec<u64>,
@@ -427,7 +446,7 @@ impl Behaviour for Echo {
     }
     fn on_line(&mut self, id: usize, line: &str, io: &mut Io) {
         let pair = id / 2;
-        if line.len() + 1 != self.line.len() {
+        if line.len() + 1 != self.reply_len {
             self.errors += 1;
         }
         if let Some(t) = self.sent[pair].take() {
@@ -455,17 +474,19 @@ impl Behaviour for Echo {
     }
 }
 
-fn echo(pairs: usize, rounds: u64, line_len: usize, timeout: u64) {
-    let addr = echo_server();
+fn echo(pairs: usize, rounds: u64, line_len: usize, reply_len: usize, timeout: u64) {
+    let line = filler_line(line_len);
+    let reply = (reply_len > 0).then(|| filler_line(reply_len));
+    let reply_len = reply.as_ref().map_or(line.len(), Vec::len);
+    let addr = echo_server(reply);
     let mut poll = Poll::new().expect("poll");
     let mut io = Io::default();
     for _ in 0..pairs * 2 {
         io.connect(&poll, addr).expect("connect echo");
     }
-    let mut line = vec![b'x'; line_len.max(2) - 1];
-    line.push(b'\n');
     let mut b = Echo {
         line,
+        reply_len,
         rounds,
         done: vec![0; pairs],
         connected: vec![0; pairs],
