@@ -155,6 +155,11 @@ fn config_may_come_after_the_partner_arrives_and_white_is_honoured() {
     let server = TestServer::start();
     let mut ann = leader(&server, 1, "Ann");
     let mut bob = partner(&server, 1, "Bob");
+    // Nothing can be played before the configuration.
+    bob.ask(
+        "MOVE+1+Bob+0",
+        "INVALID_MOVE+Game 1 has not started yet: waiting for the leader's SET_CONFIG",
+    );
     // Only the leader configures; nothing starts.
     bob.ask(
         "SET_CONFIG+1+1+9",
@@ -210,6 +215,10 @@ fn without_config_in_time_the_defaults_apply() {
         bob_config,
         format!("ACKNOWLEDGE_CONFIG+Bob+{bob_colour}+9+{state}+Ann")
     );
+    ann.ask(
+        "SET_CONFIG+1+1+5",
+        "UNKNOWN_COMMAND+Game 1 is already configured (9x9: no SET_CONFIG came in time, so the defaults apply)",
+    );
 }
 
 #[test]
@@ -262,6 +271,10 @@ fn exit_ends_the_game_for_the_other_player_and_closes_the_exiting_connection() {
     bob.ask(
         "EXIT+1+Ann",
         "UNKNOWN_COMMAND+EXIT: wrong player name: you are Bob, got Ann",
+    );
+    bob.ask(
+        "EXIT+2+Bob",
+        "UNKNOWN_COMMAND+EXIT: wrong game id: you are in game 1, got 2",
     );
     bob.send("EXIT+1+Bob");
     both(
