@@ -488,3 +488,21 @@ fn a_game_that_reaches_the_move_limit_is_scored() {
     );
     both(&mut ann, &mut bob, "REQUEST_REMATCH");
 }
+
+#[test]
+fn a_player_who_leaves_while_a_rematch_is_pending_declines_it() {
+    let server = TestServer::start();
+    let (mut ann, mut bob) = start_game(&server, 1, 2);
+    both_pass_on_empty_board(&mut ann, &mut bob, 1, 2);
+    both(
+        &mut ann,
+        &mut bob,
+        "GAME_FINISHED+1++0;0+Both players passed. Area score: black 0, white 0 (komi 0): a draw",
+    );
+    both(&mut ann, &mut bob, "REQUEST_REMATCH");
+    ann.send("SET_REMATCH+1");
+    drop(bob);
+    ann.expect("ACKNOWLEDGE_REMATCH+0");
+    ann.send("HANDSHAKE+Ann");
+    ann.expect("ACKNOWLEDGE_HANDSHAKE+2+1");
+}

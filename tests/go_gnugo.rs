@@ -84,8 +84,9 @@ impl Rng {
     }
 }
 
-#[test]
-fn random_games_agree_with_gnugo() {
+/// A GTP session with GNU Go under our default rules; `None` (after saying so) when
+/// gnugo is missing and not required.
+fn start_gnugo() -> Option<Gtp> {
     let Some(gnugo) = find_gnugo() else {
         if std::env::var("GOSERVER_REQUIRE_GNUGO").as_deref() == Ok("1") {
             panic!(
@@ -93,7 +94,7 @@ fn random_games_agree_with_gnugo() {
             );
         }
         println!("skipped: gnugo is not installed (apt-get install gnugo)");
-        return;
+        return None;
     };
     let mut child = Command::new(gnugo)
         .args([
@@ -112,12 +113,56 @@ fn random_games_agree_with_gnugo() {
         .expect("start gnugo");
     let input = child.stdin.take().expect("piped stdin");
     let output = BufReader::new(child.stdout.take().expect("piped stdout"));
-    let mut gtp = Gtp {
+    Some(Gtp {
         child,
         input,
         output,
-    };
+    })
+}
 
+#[test]
+fn our_sgf_records_load_in_gnugo_with_the_same_position() {
+    let Some(mut gtp) = start_gnugo() else { return };
+    let mut rng = Rng(0x5eed_0f_5af_ca11);
+    for size in [5, 9, 19] {
+        let mut game = Game::new(size, Rules::default()).expect("valid size");
+        // Random legal moves (captures happen), then two passes.
+        for _ in 0..3 * size * size {
+            let colour = game.to_move();
+            let index = rng.below(size * size) as i64;
+            let Some(point) = Point::from_index(index, size) else {
+                continue;
+            };
+            let _ = game.play(colour, Move::Play(point));
+        }
+        let info = goserver::game::record::RecordInfo {
+            black: "Ann",
+            white: "Bob [2]",
+            result: "",
+            started: std::time::SystemTime::now(),
+        };
+        let text = goserver::game::record::sgf(&game, &info);
+        let file =
+            std::env::temp_dir().join(format!("goserver-gnugo-{}-{size}.sgf", std::process::id()));
+        std::fs::write(&file, &text).expect("write the record");
+        gtp.ask(&format!("loadsgf {}", file.display()))
+            .unwrap_or_else(|e| panic!("gnugo cannot load our record: {e}\n{text}"));
+        for colour in [Colour::Black, Colour::White] {
+            let theirs: BTreeSet<String> = gtp
+                .ask(&format!("list_stones {}", letter(colour)))
+                .expect("list_stones")
+                .split_whitespace()
+                .map(str::to_string)
+                .collect();
+            assert_eq!(theirs, our_stones(&game, colour), "{size}x{size}, {colour}");
+        }
+        let _ = std::fs::remove_file(&file);
+    }
+}
+
+#[test]
+fn random_games_agree_with_gnugo() {
+    let Some(mut gtp) = start_gnugo() else { return };
     let mut rng = Rng(0xdead_beef_cafe_f00d);
     let (mut moves, mut compared) = (0, 0);
     for (size, games) in [(5, 80), (7, 60), (9, 50), (13, 12), (19, 6)] {
