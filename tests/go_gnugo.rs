@@ -123,7 +123,7 @@ fn start_gnugo() -> Option<Gtp> {
 #[test]
 fn our_sgf_records_load_in_gnugo_with_the_same_position() {
     let Some(mut gtp) = start_gnugo() else { return };
-    let mut rng = Rng(0x5eed_0f_5af_ca11);
+    let mut rng = Rng(0x5eed_f00d_5afe_ca11);
     for size in [5, 9, 19] {
         let mut game = Game::new(size, Rules::default()).expect("valid size");
         // Random legal moves (captures happen), then two passes.
