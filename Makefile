@@ -22,11 +22,7 @@ test:
 
 bench:
 	$(CARGO) bench --bench engine
-	@if [ -f scripts/bench.sh ]; then \
-		bash scripts/bench.sh; \
-	else \
-		echo "scripts/bench.sh is not there (yet): skipping the network load benchmark"; \
-	fi
+	bash scripts/bench.sh
 
 lint:
 	$(CARGO) fmt --check

@@ -9,9 +9,11 @@ connect ann
 send ann "HANDSHAKE+Ann"
 expect ann "ACKNOWLEDGE_HANDSHAKE+1+1"
 expect_match ann "REQUEST_CONFIG\+.*"
-# A move before the game has started.
+# A move before the game has started. The leader still owes its configuration, so
+# the refusal is followed by a reminder.
 send ann "MOVE+1+Ann+0"
 expect ann "INVALID_MOVE+Game 1 has not started yet: waiting for an opponent"
+expect_match ann "REQUEST_CONFIG\+.*"
 
 connect bob
 send bob "HANDSHAKE+Bob"

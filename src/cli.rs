@@ -18,7 +18,7 @@ pub struct Options {
     #[arg(long, default_value_t = 8000)]
     pub port: u16,
     /// Komi added to white's score: a multiple of 0.5 (e.g. 0, 6.5, 7).
-    #[arg(long, default_value = "0", value_parser = parse_komi)]
+    #[arg(long, default_value = "0", value_parser = parse_komi, allow_negative_numbers = true)]
     pub komi: Komi,
     /// Largest board a leader may ask for (2 to 25).
     #[arg(long, default_value_t = 19, value_parser = clap::value_parser!(u16).range(MIN_SIZE as i64..=MAX_SIZE as i64))]
@@ -44,8 +44,8 @@ pub struct Options {
     /// disconnected; 0 waits forever.
     #[arg(long, default_value_t = 60, value_name = "S", value_parser = seconds_parser())]
     pub handshake_timeout: u64,
-    /// Clients connected at once; more are refused with a message.
-    #[arg(long, default_value_t = 10_000, value_name = "N")]
+    /// Clients connected at once (at least 1); more are refused with a message.
+    #[arg(long, default_value_t = 10_000, value_name = "N", value_parser = parse_max_clients)]
     pub max_clients: usize,
     /// Write every finished game as an SGF file into this directory.
     #[arg(long, value_name = "DIR")]
@@ -102,6 +102,15 @@ fn seconds_parser() -> clap::builder::RangedU64ValueParser<u64> {
     clap::value_parser!(u64).range(0..=MAX_TIMEOUT_SECONDS)
 }
 
+fn parse_max_clients(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err(format!(
+            "'{text}' is not a number of clients: use a whole number of at least 1"
+        )),
+    }
+}
+
 fn parse_komi(text: &str) -> Result<Komi, String> {
     Komi::parse(text)
         .ok_or_else(|| format!("'{text}' is not a komi: use a multiple of 0.5, e.g. 6.5"))
@@ -134,7 +143,7 @@ impl Options {
             rematch_timeout: seconds(self.rematch_timeout),
             move_timeout: seconds(self.move_timeout),
             handshake_timeout: seconds(self.handshake_timeout),
-            max_clients: self.max_clients.max(1),
+            max_clients: self.max_clients,
             records: self.records.clone(),
             ..Settings::default()
         }
@@ -186,6 +195,9 @@ mod tests {
         assert_eq!(settings.max_board_size, 25);
         assert_eq!(settings.rematch_timeout, None);
         assert_eq!(settings.move_timeout, Some(Duration::from_secs(30)));
+        let negative =
+            Options::try_parse_from(["goserver", "--komi", "-1.5"]).expect("negative komi");
+        assert_eq!(negative.settings().rules.komi.halves(), -3);
     }
 
     #[test]
@@ -196,6 +208,7 @@ mod tests {
             &["goserver", "--ko", "japanese"],
             &["goserver", "--handshake-timeout", "18446744073709551615"],
             &["goserver", "--move-timeout", "604801"],
+            &["goserver", "--max-clients", "0"],
         ] {
             assert!(Options::try_parse_from(bad).is_err(), "{bad:?}");
         }

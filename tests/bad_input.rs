@@ -74,6 +74,7 @@ fn malformed_lines_before_the_handshake_are_answered_and_harmless() {
     c.expect(REQUEST_CONFIG_1);
     c.send("MOVE+1+Ann+0");
     c.expect("INVALID_MOVE+Game 1 has not started yet: waiting for an opponent");
+    c.expect(REQUEST_CONFIG_1);
 }
 
 #[test]

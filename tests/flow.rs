@@ -506,3 +506,19 @@ fn a_player_who_leaves_while_a_rematch_is_pending_declines_it() {
     ann.send("HANDSHAKE+Ann");
     ann.expect("ACKNOWLEDGE_HANDSHAKE+2+1");
 }
+
+#[test]
+fn a_kicked_player_whose_game_has_not_started_is_told_too() {
+    let server = TestServer::start();
+    let mut ann = leader(&server, 1, "Ann");
+    let (conn, _, _) = server
+        .server
+        .lobby
+        .clients()
+        .into_iter()
+        .find(|(_, name, _)| name.as_deref() == Some("Ann"))
+        .expect("Ann is connected");
+    server.server.lobby.kick(&conn);
+    ann.expect("GAME_FINISHED+1++0;0+Ann was kicked by operator");
+    ann.expect_closed();
+}

@@ -260,7 +260,7 @@ impl Console {
             return format!("no player named '{target}': type 'players' to list them");
         };
         if self.server.lobby.game_inbox(id).is_none() {
-            return self.not_live(id);
+            return format!("game {id} is not live: nobody to kick");
         }
         let seated: Vec<(Arc<Connection>, String)> = self
             .server

@@ -215,7 +215,8 @@ pub fn board(view: &GameView) -> String {
     if let Some(n) = g.size {
         let _ = write!(text, ", {n}x{n}");
     }
-    let _ = write!(text, ", {}, {} moves", g.status, g.moves);
+    let plural = if g.moves == 1 { "" } else { "s" };
+    let _ = write!(text, ", {}, {} move{plural}", g.status, g.moves);
     let Some(drawing) = &view.board else {
         let _ = write!(text, "\nno board yet ({})", g.status);
         return text;

@@ -158,6 +158,19 @@ impl Table {
             }
             GameEvent::Kick(conn) => {
                 if let Some(seat) = self.seat_of(conn.id) {
+                    if self.phase == Phase::Gathering {
+                        // No game to lose yet, but the kicked client is still told.
+                        let _ = conn.send(&ServerMessage::GameFinished {
+                            game_id: self.id,
+                            winner: None,
+                            black_score: "0".into(),
+                            white_score: "0".into(),
+                            message: format!(
+                                "{} was kicked by operator",
+                                self.seats[seat].player.name
+                            ),
+                        });
+                    }
                     self.leave(seat, &Departure::Kicked);
                 }
                 conn.close(super::KICK_REASON);
@@ -390,13 +403,21 @@ impl Table {
     /// UNKNOWN_COMMAND, and a fresh REQUEST_CONFIG if the leader still owes one.
     fn reject(&self, seat: usize, reason: String) {
         self.send(seat, &ServerMessage::UnknownCommand { reason });
+        self.remind_config(seat);
+    }
+
+    /// INVALID_MOVE, and a fresh REQUEST_CONFIG if the leader still owes one.
+    fn refuse_move(&self, seat: usize, reason: String) {
+        self.send(seat, &ServerMessage::InvalidMove { reason });
+        self.remind_config(seat);
+    }
+
+    /// Every refused line from a leader that still owes its configuration is followed
+    /// by REQUEST_CONFIG again.
+    fn remind_config(&self, seat: usize) {
         if seat == 0 && self.phase == Phase::Gathering && self.config.is_none() {
             self.request_config();
         }
-    }
-
-    fn refuse_move(&self, seat: usize, reason: String) {
-        self.send(seat, &ServerMessage::InvalidMove { reason });
     }
 
     /// Checks a MOVE or PASS (index -1) in the order DESIGN.md fixes: game id, name,
@@ -585,6 +606,7 @@ impl Table {
         log::info!("game {}: {what}", self.id);
         match self.phase {
             Phase::Gathering => {
+                self.summary.lock().result = Some(format!("{what} before the start"));
                 let departed = self.seats.remove(seat);
                 self.lobby.unseat(self.id, departed.player.conn.id);
                 if seat == 0 {
