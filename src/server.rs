@@ -37,6 +37,9 @@ pub struct Server {
     next_conn_id: AtomicU64,
 }
 
+/// The net layer sends anything that is a `Message`; GO!'s messages are one. The impl
+/// lives here, where the layers are wired together, so that neither `protocol` (pure)
+/// nor `net` (protocol-agnostic) has to know the other.
 impl crate::net::Message for ServerMessage {
     fn is_rejection(&self) -> bool {
         ServerMessage::is_rejection(self)
