@@ -1,0 +1,181 @@
+//! Endings: by score (two passes or the move limit), by departure, by a clock, by
+//! shutdown; and what every ending does (GAME_FINISHED, the record, the log).
+
+use super::{GameConfig, Phase, Table, deadline_in, random_colour, sgf_colour};
+use crate::game::Departure;
+use crate::game::record::{self, RecordInfo};
+use crate::go::{self, Colour};
+use crate::protocol::ServerMessage;
+
+impl Table {
+    /// The game ends on the board: area score, GAME_FINISHED, REQUEST_REMATCH.
+    /// `why` opens the message ("Both players passed").
+    pub(super) fn finish_by_score(&mut self, why: &str) {
+        let Some(game) = &self.game else { return };
+        let score = game.score();
+        let verdict = match score.winner() {
+            Some(colour) => format!("{} wins", self.name_of(colour)),
+            None => "a draw".to_string(),
+        };
+        let message = format!(
+            "{why}. Area score: black {}, white {} (komi {}): {verdict}",
+            score.black_text(),
+            score.white_text(),
+            game.rules().komi
+        );
+        let result = match score.winner() {
+            Some(colour) => format!(
+                "{}+{}",
+                sgf_colour(colour),
+                go::Komi::from_halves(
+                    i32::try_from((score.black_halves() - score.white_halves()).abs()).unwrap_or(0)
+                )
+            ),
+            None => "0".to_string(),
+        };
+        let winner = score.winner().map(|c| self.name_of(c).to_string());
+        self.announce_end(winner, message, &result);
+        self.send_all(&ServerMessage::RequestRematch);
+        self.phase = Phase::RematchPending;
+        self.deadline = deadline_in(self.settings.rematch_timeout);
+    }
+
+    /// A player left: in play the other wins; before the start the game re-forms.
+    pub(super) fn leave(&mut self, seat: usize, how: &Departure) {
+        let name = self.seats[seat].player.name.clone();
+        let what = match how {
+            Departure::Exited => format!("{name} exited"),
+            Departure::Disconnected => format!("{name} disconnected"),
+            Departure::Kicked => format!("{name} was kicked by operator"),
+            Departure::Dropped(reason) => format!("{name} was disconnected: {reason}"),
+        };
+        log::info!("game {}: {what}", self.id);
+        match self.phase {
+            Phase::Gathering => {
+                self.summary.lock().result = Some(format!("{what} before the start"));
+                let departed = self.seats.remove(seat);
+                self.lobby.unseat(self.id, departed.player.conn.id);
+                if seat == 0 {
+                    // The leader is gone before the start: its partner, if any, is
+                    // matched anew (a waiting game, or a new one it leads).
+                    if let Some(partner) = self.seats.pop() {
+                        self.lobby.reseat(partner.player);
+                    }
+                    self.phase = Phase::Over;
+                } else if self.lobby.requeue(self.id, &self.seats[0].player) {
+                    // The leader joined another game waiting for a partner.
+                    self.seats.clear();
+                    self.phase = Phase::Over;
+                }
+            }
+            Phase::Playing => {
+                let winner = &self.seats[1 - seat].player.name;
+                let message = format!("{what}: {winner} wins");
+                let code = match how {
+                    Departure::Exited => "R",
+                    _ => "F",
+                };
+                let result = format!("{}+{code}", sgf_colour(self.seats[1 - seat].colour));
+                self.announce_end(Some(winner.clone()), message, &result);
+                self.phase = Phase::Over;
+            }
+            Phase::RematchPending => self.end_rematch(),
+            Phase::Over => {}
+        }
+    }
+
+    pub(super) fn on_deadline(&mut self) {
+        self.deadline = None;
+        match self.phase {
+            Phase::Gathering => {
+                let random = random_colour();
+                self.config = Some(GameConfig {
+                    size: self.settings.default_board_size(),
+                    leader_colour: random,
+                    defaulted: true,
+                });
+                log::info!("game {}: no SET_CONFIG in time, defaults apply", self.id);
+                if self.seats.len() == 2 {
+                    self.start();
+                }
+            }
+            Phase::Playing => {
+                let Some(game) = &self.game else { return };
+                let late = game.to_move();
+                let seconds = self.settings.move_timeout.map_or(0, |t| t.as_secs());
+                let message = format!(
+                    "{} did not move within {seconds} s: {} wins",
+                    self.name_of(late),
+                    self.name_of(late.opponent())
+                );
+                let result = format!("{}+T", sgf_colour(late.opponent()));
+                let winner = Some(self.name_of(late.opponent()).to_string());
+                self.announce_end(winner, message, &result);
+                self.phase = Phase::Over;
+            }
+            Phase::RematchPending => {
+                log::info!("game {}: no rematch answer in time", self.id);
+                self.end_rematch();
+            }
+            Phase::Over => {}
+        }
+    }
+
+    pub(super) fn shut_down(&mut self) {
+        match self.phase {
+            Phase::Playing => {
+                self.announce_end(None, "server shutting down".into(), "Void");
+            }
+            Phase::RematchPending => {
+                self.send_all(&ServerMessage::AcknowledgeRematch { rematch: false });
+            }
+            Phase::Gathering | Phase::Over => {}
+        }
+        self.phase = Phase::Over;
+    }
+
+    /// GAME_FINISHED to both with the board's area score, a log line and a record.
+    pub(super) fn announce_end(&mut self, winner: Option<String>, message: String, result: &str) {
+        let Some(game) = &self.game else { return };
+        let score = game.score();
+        log::info!("game {} finished: {message}", self.id);
+        let text = record::sgf(game, &self.record_info(result));
+        // The record is on disk before the players hear the game has ended.
+        if let Some(dir) = &self.settings.records {
+            match record::write(dir, self.id.0, self.round, &text) {
+                Ok(path) => log::info!("game {}: record written to {}", self.id, path.display()),
+                Err(e) => log::warn!(
+                    "game {}: cannot write record in {}: {e}",
+                    self.id,
+                    dir.display()
+                ),
+            }
+        }
+        self.send_all(&ServerMessage::GameFinished {
+            game_id: self.id,
+            winner,
+            black_score: score.black_text(),
+            white_score: score.white_text(),
+            message: message.clone(),
+        });
+        let mut summary = self.summary.lock();
+        summary.result = Some(message);
+        summary.record = Some(text);
+    }
+
+    pub(super) fn record_info<'a>(&'a self, result: &'a str) -> RecordInfo<'a> {
+        RecordInfo {
+            black: self.name_of(Colour::Black),
+            white: self.name_of(Colour::White),
+            result,
+            started: self.started,
+        }
+    }
+
+    pub(super) fn name_of(&self, colour: Colour) -> &str {
+        self.seats
+            .iter()
+            .find(|s| s.colour == colour)
+            .map_or("", |s| s.player.name.as_str())
+    }
+}

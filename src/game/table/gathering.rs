@@ -1,0 +1,169 @@
+//! Gathering: the players arrive, the leader configures, each round starts.
+
+use super::{GameConfig, Phase, Seat, Table, deadline_in, random_colour, state_of};
+use crate::game::Player;
+use crate::go::{self, Colour};
+use crate::protocol::{ColourChoice, GameId, ServerMessage};
+use std::time::{Instant, SystemTime};
+
+impl Table {
+    pub(super) fn join(&mut self, player: Player) {
+        let is_leader = self.seats.is_empty();
+        if self.seats.len() >= 2 || self.phase != Phase::Gathering {
+            // The lobby seats two players at most; should it ever seat a third, that
+            // player gets a game of its own rather than being stranded.
+            log::warn!("game {}: no free seat for {}", self.id, player.name);
+            self.lobby.reseat(player);
+            return;
+        }
+        let _ = player.conn.send(&ServerMessage::AcknowledgeHandshake {
+            game_id: self.id,
+            is_leader,
+        });
+        player.conn.accepted();
+        log::info!(
+            "game {}: {} joined as {}",
+            self.id,
+            player.name,
+            if is_leader { "leader" } else { "partner" }
+        );
+        self.seats.push(Seat {
+            player,
+            colour: Colour::Black,
+        });
+        if is_leader {
+            self.deadline = deadline_in(self.settings.config_timeout);
+            self.request_config();
+        } else if self.config.is_some() {
+            self.start();
+        }
+    }
+
+    pub(super) fn request_config(&self) {
+        let message = format!(
+            "Game {id}: please send SET_CONFIG, game id {id}, colour (0 random, 1 black, 2 white), board size (2 to {max}), joined by plus signs",
+            id = self.id,
+            max = self.settings.max_board_size
+        );
+        self.send(0, &ServerMessage::RequestConfig { message });
+    }
+
+    pub(super) fn configure(
+        &mut self,
+        seat: usize,
+        game_id: GameId,
+        colour: ColourChoice,
+        size: u32,
+    ) {
+        let max = self.settings.max_board_size;
+        let refusal = if seat != 0 {
+            Some(format!(
+                "Only the leader of game {}, {}, sends SET_CONFIG",
+                self.id, self.seats[0].player.name
+            ))
+        } else if let Some(config) = self.config {
+            Some(format!(
+                "Game {} is already configured ({n}x{n}{})",
+                self.id,
+                if config.defaulted {
+                    ": no SET_CONFIG came in time, so the defaults apply"
+                } else {
+                    ""
+                },
+                n = config.size
+            ))
+        } else if game_id != self.id {
+            Some(format!(
+                "SET_CONFIG: wrong game id: you are in game {}, got {game_id}",
+                self.id
+            ))
+        } else if !(go::MIN_SIZE..=max).contains(&(size as usize)) {
+            Some(format!(
+                "SET_CONFIG: board size must be from {} to {max}, got {size}",
+                go::MIN_SIZE
+            ))
+        } else {
+            None
+        };
+        if let Some(reason) = refusal {
+            self.reject(seat, reason);
+            return;
+        }
+        let leader_colour = match colour {
+            ColourChoice::Black => Colour::Black,
+            ColourChoice::White => Colour::White,
+            ColourChoice::Random => random_colour(),
+        };
+        self.config = Some(GameConfig {
+            size: size as usize,
+            leader_colour,
+            defaulted: false,
+        });
+        self.conn(seat).accepted();
+        log::info!(
+            "game {}: configured {size}x{size}, leader plays {leader_colour}",
+            self.id
+        );
+        self.deadline = None;
+        if self.seats.len() == 2 {
+            self.start();
+        }
+    }
+
+    /// Both players are here and the configuration is set: colours, then
+    /// ACKNOWLEDGE_CONFIG to each.
+    pub(super) fn start(&mut self) {
+        let Some(config) = self.config else { return };
+        let game = match go::Game::new(config.size, self.settings.rules) {
+            Ok(game) => game,
+            Err(e) => {
+                log::error!("game {}: cannot start: {e}", self.id);
+                self.phase = Phase::Over;
+                return;
+            }
+        };
+        self.seats[0].colour = config.leader_colour;
+        self.seats[1].colour = config.leader_colour.opponent();
+        self.game = Some(game);
+        self.lobby.stop_waiting(self.id);
+        self.begin_round();
+        log::info!(
+            "game {} started: {} ({}) vs {} ({}), {n}x{n}",
+            self.id,
+            self.seats[0].player.name,
+            self.seats[0].colour,
+            self.seats[1].player.name,
+            self.seats[1].colour,
+            n = config.size
+        );
+    }
+
+    /// Sends ACKNOWLEDGE_CONFIG to both and starts the move clock.
+    pub(super) fn begin_round(&mut self) {
+        let (Some(game), Some(config)) = (&self.game, self.config) else {
+            return;
+        };
+        for seat in 0..2 {
+            let opponent = &self.seats[1 - seat].player.name;
+            self.send(
+                seat,
+                &ServerMessage::AcknowledgeConfig {
+                    name: self.seats[seat].player.name.clone(),
+                    colour: self.seats[seat].colour,
+                    size: config.size,
+                    state: state_of(game, false),
+                    opponent: opponent.clone(),
+                },
+            );
+        }
+        self.phase = Phase::Playing;
+        self.rematch = [None, None];
+        self.started = SystemTime::now();
+        self.round += 1;
+        self.deadline = self.move_deadline();
+    }
+
+    pub(super) fn move_deadline(&self) -> Option<Instant> {
+        deadline_in(self.settings.move_timeout)
+    }
+}

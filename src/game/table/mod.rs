@@ -1,0 +1,377 @@
+//! One game's loop: the GO! flow from the leader's handshake to the last rematch
+//! answer, driven by a `select!` over the game's inbox, the shutdown signal and the
+//! game's one clock (config, move or rematch deadline, whichever applies).
+//!
+//! This file holds the loop, the game's state and the dispatch of commands; the steps
+//! of the flow are in the submodules, each adding methods to [`Table`]:
+//! - `gathering`: handshakes, the configuration, the start of each round;
+//! - `playing`: moves and passes, EXIT, rematch answers;
+//! - `ending`: how a game ends (passes, the move limit, departures, clocks, shutdown);
+//! - `view`: what the console sees.
+
+use super::{Departure, GameEvent, GameSummary, Player};
+use crate::go::{self, Colour};
+use crate::lobby::Lobby;
+use crate::net::{ConnId, Connection};
+use crate::protocol::{ClientCommand, GameId, GameState, ServerMessage};
+use crate::settings::Settings;
+use crossbeam_channel::{Receiver, at, never, select};
+use parking_lot::Mutex;
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::Arc;
+use std::time::{Duration, Instant, SystemTime};
+
+mod ending;
+mod gathering;
+mod playing;
+mod view;
+
+/// Runs game `id` until it is over, then answers what is left in its inbox. A panic
+/// inside ends this game only: its players are told and freed.
+pub fn run(
+    id: GameId,
+    lobby: Arc<Lobby>,
+    events: Receiver<GameEvent>,
+    summary: Arc<Mutex<GameSummary>>,
+) {
+    let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
+        Table::new(id, Arc::clone(&lobby), summary).serve(&events);
+    }));
+    if outcome.is_err() {
+        log::error!("game {id}: internal error, game stopped");
+        for conn in lobby.abandon(id) {
+            let _ = conn.send(&ServerMessage::GameFinished {
+                game_id: id,
+                winner: None,
+                black_score: "0".into(),
+                white_score: "0".into(),
+                message: "Internal server error: the game was stopped".into(),
+            });
+        }
+    }
+    // The lobby no longer routes to this game; events already queued still get an answer.
+    while let Ok(event) = events.try_recv() {
+        match event {
+            GameEvent::Join(player) => lobby.reseat(player),
+            // Sent while the game was ending: handled where the client now is.
+            GameEvent::Line { from, command } => lobby.dispatch(&from, command),
+            GameEvent::Kick(conn) => conn.close(super::KICK_REASON),
+            GameEvent::Left { .. } | GameEvent::Inspect(_) => {}
+            #[cfg(test)]
+            GameEvent::Panic => {}
+        }
+    }
+}
+
+/// Where the game is in its flow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    /// Waiting for the partner and/or the leader's configuration.
+    Gathering,
+    /// Moves are being played.
+    Playing,
+    /// Ended by two passes; waiting for both rematch answers.
+    RematchPending,
+    /// Done: the loop stops.
+    Over,
+}
+
+/// The leader's configuration.
+#[derive(Clone, Copy, Debug)]
+struct GameConfig {
+    size: usize,
+    leader_colour: Colour,
+    /// Applied by the config timeout rather than sent.
+    defaulted: bool,
+}
+
+/// A seated player and its colour once the game starts.
+struct Seat {
+    player: Player,
+    colour: Colour,
+}
+
+/// The state of one game, owned by its loop.
+struct Table {
+    id: GameId,
+    lobby: Arc<Lobby>,
+    settings: Arc<Settings>,
+    summary: Arc<Mutex<GameSummary>>,
+    /// The leader first, then the partner.
+    seats: Vec<Seat>,
+    config: Option<GameConfig>,
+    /// The rules engine's game, once started.
+    game: Option<go::Game>,
+    phase: Phase,
+    /// The one clock: config, move or rematch deadline, by phase.
+    deadline: Option<Instant>,
+    /// Rematch answers by seat.
+    rematch: [Option<bool>; 2],
+    /// When the current round started, and which round it is (rematches count up).
+    started: SystemTime,
+    round: u32,
+}
+
+impl Table {
+    fn new(id: GameId, lobby: Arc<Lobby>, summary: Arc<Mutex<GameSummary>>) -> Table {
+        Table {
+            id,
+            settings: Arc::clone(&lobby.settings),
+            lobby,
+            summary,
+            seats: Vec::with_capacity(2),
+            config: None,
+            game: None,
+            phase: Phase::Gathering,
+            deadline: None,
+            rematch: [None, None],
+            started: SystemTime::now(),
+            round: 0,
+        }
+    }
+
+    /// The loop: one event, timer or shutdown at a time, until the game is over.
+    fn serve(mut self, events: &Receiver<GameEvent>) {
+        let shutdown = self.lobby.shutdown.signal();
+        while self.phase != Phase::Over {
+            let timer = self.deadline.map(at).unwrap_or_else(never);
+            select! {
+                recv(events) -> event => match event {
+                    Ok(event) => self.handle(event),
+                    // Cannot happen while the lobby lists the game; stop quietly if it does.
+                    Err(_) => self.phase = Phase::Over,
+                },
+                recv(shutdown) -> _ => self.shut_down(),
+                recv(timer) -> _ => self.on_deadline(),
+            }
+            self.publish();
+        }
+        let summary = self.summary.lock().clone();
+        self.lobby.close_game(self.id, summary);
+    }
+
+    fn handle(&mut self, event: GameEvent) {
+        match event {
+            GameEvent::Join(player) => self.join(player),
+            GameEvent::Line { from, command } => match self.seat_of(from.id) {
+                Some(seat) => self.command(seat, command),
+                None => {
+                    let _ = from.send(&ServerMessage::UnknownCommand {
+                        reason: format!("You are not in game {}", self.id),
+                    });
+                }
+            },
+            GameEvent::Left { from, how } => {
+                if let Some(seat) = self.seat_of(from.id) {
+                    self.leave(seat, &how);
+                }
+            }
+            GameEvent::Kick(conn) => {
+                if let Some(seat) = self.seat_of(conn.id) {
+                    if self.phase == Phase::Gathering {
+                        // No game to lose yet, but the kicked client is still told.
+                        let _ = conn.send(&ServerMessage::GameFinished {
+                            game_id: self.id,
+                            winner: None,
+                            black_score: "0".into(),
+                            white_score: "0".into(),
+                            message: format!(
+                                "{} was kicked by operator",
+                                self.seats[seat].player.name
+                            ),
+                        });
+                    }
+                    self.leave(seat, &Departure::Kicked);
+                }
+                conn.close(super::KICK_REASON);
+            }
+            GameEvent::Inspect(reply) => {
+                let _ = reply.send(self.view());
+            }
+            #[cfg(test)]
+            GameEvent::Panic => panic!("a bug in game {}", self.id),
+        }
+    }
+
+    fn seat_of(&self, conn: ConnId) -> Option<usize> {
+        self.seats.iter().position(|s| s.player.conn.id == conn)
+    }
+
+    fn conn(&self, seat: usize) -> &Arc<Connection> {
+        &self.seats[seat].player.conn
+    }
+
+    fn send(&self, seat: usize, message: &ServerMessage) {
+        // A closed connection is reported by its reader thread as a Left event.
+        let _ = self.conn(seat).send(message);
+    }
+
+    fn send_all(&self, message: &ServerMessage) {
+        self.send_all_from(0, message);
+    }
+
+    /// Sends one message to every seat, `first` first (the mover, whose reply is what
+    /// its client waits for), formatting it once.
+    fn send_all_from(&self, first: usize, message: &ServerMessage) {
+        let line = message.to_string();
+        let order = (first..self.seats.len()).chain(0..first.min(self.seats.len()));
+        for seat in order {
+            let _ = self.conn(seat).send_line(&line, message.is_rejection());
+        }
+    }
+
+    // ----- commands -----
+
+    fn command(
+        &mut self,
+        seat: usize,
+        command: Result<ClientCommand, crate::protocol::ParseError>,
+    ) {
+        match command {
+            Err(error) => self.reject(seat, error.to_string()),
+            Ok(ClientCommand::Handshake { .. }) => {
+                let reason = format!(
+                    "You are already {} in game {}: HANDSHAKE is accepted only when you are not in a game",
+                    self.seats[seat].player.name, self.id
+                );
+                self.reject(seat, reason);
+            }
+            Ok(ClientCommand::SetConfig {
+                game_id,
+                colour,
+                size,
+            }) => self.configure(seat, game_id, colour, size),
+            Ok(ClientCommand::Move {
+                game_id,
+                player,
+                index,
+            }) => self.play(seat, "MOVE", game_id, &player, index),
+            Ok(ClientCommand::Pass { game_id, player }) => {
+                self.play(seat, "PASS", game_id, &player, -1);
+            }
+            Ok(ClientCommand::SetRematch { rematch }) => self.answer_rematch(seat, rematch),
+            Ok(ClientCommand::Exit { game_id, player }) => self.exit(seat, game_id, &player),
+        }
+    }
+
+    /// UNKNOWN_COMMAND, and a fresh REQUEST_CONFIG if the leader still owes one.
+    fn reject(&self, seat: usize, reason: String) {
+        self.send(seat, &ServerMessage::UnknownCommand { reason });
+        self.remind_config(seat);
+    }
+
+    /// INVALID_MOVE, and a fresh REQUEST_CONFIG if the leader still owes one.
+    fn refuse_move(&self, seat: usize, reason: String) {
+        self.send(seat, &ServerMessage::InvalidMove { reason });
+        self.remind_config(seat);
+    }
+
+    /// Every refused line from a leader that still owes its configuration is followed
+    /// by REQUEST_CONFIG again.
+    fn remind_config(&self, seat: usize) {
+        if seat == 0 && self.phase == Phase::Gathering && self.config.is_none() {
+            self.request_config();
+        }
+    }
+}
+
+/// `timeout` from now; none when there is no timeout (or it is beyond any clock).
+fn deadline_in(timeout: Option<Duration>) -> Option<Instant> {
+    timeout.and_then(|t| Instant::now().checked_add(t))
+}
+
+/// The protocol's State of `game`, `FINISHED` once it has ended.
+fn state_of(game: &go::Game, finished: bool) -> GameState {
+    GameState {
+        status: if finished {
+            crate::protocol::GameStatus::Finished
+        } else {
+            crate::protocol::GameStatus::Playing
+        },
+        to_move: game.to_move(),
+        board: game.board().to_protocol_string(),
+    }
+}
+
+fn sgf_colour(colour: Colour) -> char {
+    match colour {
+        Colour::Black => 'B',
+        Colour::White => 'W',
+    }
+}
+
+/// A fair coin from the standard library's per-process random hash keys.
+fn random_colour() -> Colour {
+    use std::hash::{BuildHasher, RandomState};
+    let draw = RandomState::new().hash_one(Instant::now());
+    if draw & 1 == 0 {
+        Colour::Black
+    } else {
+        Colour::White
+    }
+}
+
+/// How long the server waits for a console query to be answered by a game loop.
+pub const INSPECT_TIMEOUT: Duration = Duration::from_secs(2);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::net::flusher::Flusher;
+    use crate::net::{ConnId, OutboxLimits};
+    use crate::shutdown::Shutdown;
+    use std::io::{BufRead, BufReader};
+    use std::net::{TcpListener, TcpStream};
+
+    /// A client socket and the server side of it, registered in the lobby.
+    fn client(
+        lobby: &Arc<Lobby>,
+        listener: &TcpListener,
+        id: u64,
+    ) -> (BufReader<TcpStream>, Arc<Connection>) {
+        let socket = TcpStream::connect(listener.local_addr().expect("addr")).expect("connect");
+        socket
+            .set_read_timeout(Some(Duration::from_secs(20)))
+            .expect("timeout");
+        let (server_side, peer) = listener.accept().expect("accept");
+        let conn = Connection::new(
+            ConnId(id),
+            server_side,
+            peer,
+            OutboxLimits::default(),
+            Arc::new(Flusher::default()),
+        )
+        .expect("connection");
+        lobby.connect(&conn);
+        (BufReader::new(socket), conn)
+    }
+
+    fn line(reader: &mut BufReader<TcpStream>) -> String {
+        let mut line = String::new();
+        reader.read_line(&mut line).expect("a line");
+        line.trim_end().to_string()
+    }
+
+    #[test]
+    fn a_panic_in_a_game_loop_ends_that_game_only() {
+        let lobby = Lobby::new(Arc::new(Settings::default()), Shutdown::new());
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+        let (mut ann, ann_conn) = client(&lobby, &listener, 1);
+        let (mut bob, bob_conn) = client(&lobby, &listener, 2);
+        assert!(lobby.handshake(&ann_conn, "Ann").is_ok());
+        assert_eq!(line(&mut ann), "ACKNOWLEDGE_HANDSHAKE+1+1");
+        assert!(line(&mut ann).starts_with("REQUEST_CONFIG+"));
+        assert!(lobby.handshake(&bob_conn, "Bob").is_ok());
+        assert_eq!(line(&mut bob), "ACKNOWLEDGE_HANDSHAKE+1+0");
+
+        let inbox = lobby.game_inbox(GameId(1)).expect("game 1 is live");
+        assert!(inbox.send(GameEvent::Panic).is_ok());
+        let told = "GAME_FINISHED+1++0;0+Internal server error: the game was stopped";
+        assert_eq!(line(&mut ann), told);
+        assert_eq!(line(&mut bob), told);
+        // Both are free again, and the lobby still matches players.
+        assert!(lobby.free_since(ann_conn.id).is_some());
+        assert!(lobby.handshake(&ann_conn, "Ann").is_ok());
+        assert_eq!(line(&mut ann), "ACKNOWLEDGE_HANDSHAKE+2+1");
+    }
+}

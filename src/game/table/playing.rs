@@ -1,0 +1,157 @@
+//! Playing: moves and passes checked in order, EXIT, answers to REQUEST_REMATCH.
+
+use super::{Phase, Table, state_of};
+use crate::game::Departure;
+use crate::go::{Move, Point};
+use crate::protocol::{GameId, ServerMessage};
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
+impl Table {
+    /// Checks a MOVE or PASS (index -1) in the order DESIGN.md fixes: game id, name,
+    /// game in progress, turn, index range, then the rules engine.
+    pub(super) fn play(
+        &mut self,
+        seat: usize,
+        keyword: &str,
+        game_id: GameId,
+        name: &str,
+        index: i64,
+    ) {
+        if let Some(reason) = self.identity_error(seat, keyword, game_id, name) {
+            return self.refuse_move(seat, reason);
+        }
+        if let Some(reason) = self.not_playing_reason() {
+            return self.refuse_move(seat, reason);
+        }
+        let colour = self.seats[seat].colour;
+        let Some(game) = self.game.as_mut() else {
+            return;
+        };
+        if game.to_move() != colour {
+            let reason = format!("Not your turn: {} is to move", game.to_move());
+            return self.refuse_move(seat, reason);
+        }
+        let size = game.size();
+        let mv = if index == -1 {
+            Move::Pass
+        } else if let Some(point) = Point::from_index(index, size) {
+            Move::Play(point)
+        } else {
+            let reason = format!(
+                "Tile index {index} is off the board: a {size}x{size} board has tiles 0 to {}, or -1 to pass",
+                size * size - 1
+            );
+            return self.refuse_move(seat, reason);
+        };
+        match game.play(colour, mv) {
+            Err(illegal) => self.refuse_move(seat, illegal.to_string()),
+            Ok(report) => {
+                let limit = self.settings.moves_per_point * size * size;
+                let at_limit = game.moves().len() >= limit;
+                let message = ServerMessage::AcknowledgeMove {
+                    game_id: self.id,
+                    index,
+                    colour,
+                    state: state_of(game, report.game_over || at_limit),
+                };
+                self.conn(seat).accepted();
+                self.lobby.counters.moves.fetch_add(1, Ordering::Relaxed);
+                self.send_all_from(seat, &message);
+                if report.game_over {
+                    self.finish_by_score("Both players passed");
+                } else if at_limit {
+                    self.finish_by_score(&format!("The move limit of {limit} moves was reached"));
+                } else {
+                    self.deadline = self.move_deadline();
+                }
+            }
+        }
+    }
+
+    /// Why a command naming `game_id` and `name` does not come from this seat.
+    pub(super) fn identity_error(
+        &self,
+        seat: usize,
+        keyword: &str,
+        game_id: GameId,
+        name: &str,
+    ) -> Option<String> {
+        let granted = &self.seats[seat].player.name;
+        if game_id != self.id {
+            Some(format!(
+                "{keyword}: wrong game id: you are in game {}, got {game_id}",
+                self.id
+            ))
+        } else if name != granted {
+            Some(format!(
+                "{keyword}: wrong player name: you are {granted}, got {name}"
+            ))
+        } else {
+            None
+        }
+    }
+
+    pub(super) fn not_playing_reason(&self) -> Option<String> {
+        match self.phase {
+            Phase::Playing => None,
+            Phase::Gathering if self.seats.len() < 2 => Some(format!(
+                "Game {} has not started yet: waiting for an opponent",
+                self.id
+            )),
+            Phase::Gathering => Some(format!(
+                "Game {} has not started yet: waiting for the leader's SET_CONFIG",
+                self.id
+            )),
+            Phase::RematchPending | Phase::Over => Some(format!(
+                "Game {} is finished: answer REQUEST_REMATCH with SET_REMATCH, 1 or 0",
+                self.id
+            )),
+        }
+    }
+
+    pub(super) fn exit(&mut self, seat: usize, game_id: GameId, name: &str) {
+        if let Some(reason) = self.identity_error(seat, "EXIT", game_id, name) {
+            return self.reject(seat, reason);
+        }
+        let conn = Arc::clone(self.conn(seat));
+        conn.accepted();
+        self.leave(seat, &Departure::Exited);
+        conn.close(crate::game::EXIT_REASON);
+    }
+
+    pub(super) fn answer_rematch(&mut self, seat: usize, yes: bool) {
+        if self.phase != Phase::RematchPending {
+            return self.reject(
+                seat,
+                "SET_REMATCH answers REQUEST_REMATCH, which comes only after a game ends by two passes".into(),
+            );
+        }
+        if self.rematch[seat].is_some() {
+            return self.reject(seat, "You already answered the rematch request".into());
+        }
+        self.rematch[seat] = Some(yes);
+        self.conn(seat).accepted();
+        if !yes {
+            log::info!(
+                "game {}: {} declined a rematch",
+                self.id,
+                self.seats[seat].player.name
+            );
+            self.end_rematch();
+        } else if self.rematch == [Some(true), Some(true)] {
+            log::info!("game {}: rematch", self.id);
+            self.send_all(&ServerMessage::AcknowledgeRematch { rematch: true });
+            if let Some(game) = self.game.as_mut() {
+                game.restart();
+            }
+            self.begin_round();
+        }
+    }
+
+    /// ACKNOWLEDGE_REMATCH+0 to both: the game is over for good.
+    pub(super) fn end_rematch(&mut self) {
+        self.send_all(&ServerMessage::AcknowledgeRematch { rematch: false });
+        self.phase = Phase::Over;
+    }
+}
