@@ -1,0 +1,167 @@
+//! `loadgen`: load generator and benchmarks for goserver (issue 6).
+//!
+//! Modes:
+//! - `echo`: the floor. Starts an in-process thread-per-connection line echo server
+//!   (same 128 KiB stacks as the real server) on 127.0.0.1:0 and drives it with pairs
+//!   of connections that take turns, exactly like the two players of a game: one line
+//!   outstanding per pair, lines the size of a MOVE.
+//! - `games`: G games, C at once, two clients each, real GO! protocol; latency is
+//!   MOVE -> own ACKNOWLEDGE_MOVE.
+//! - `hold`: N clients in N/2 configured games, each game plays one move, then the
+//!   server's memory is read from /proc and the clients are held and closed.
+//!
+//! All clients live in ONE thread with non-blocking sockets (mio), so 10,000 clients
+//! cost 10,000 file descriptors and no threads. Every mode ends with one line
+//! `RESULT key=value ...` that scripts/bench.sh parses.
+
+mod echo;
+mod games;
+mod hold;
+mod io;
+mod players;
+
+use clap::{Parser, Subcommand};
+use std::net::{SocketAddr, TcpListener};
+
+#[derive(Parser)]
+#[command(name = "loadgen", about = "Load generator and benchmarks for goserver")]
+struct Cli {
+    #[command(subcommand)]
+    mode: Mode,
+}
+
+#[derive(Subcommand)]
+enum Mode {
+    /// Floor: in-process thread-per-connection echo server + paired ping-pong clients.
+    Echo {
+        /// Connection pairs (each pair has one line in flight, like one game).
+        #[arg(long, default_value_t = 1)]
+        pairs: usize,
+        /// Round trips per pair.
+        #[arg(long, default_value_t = 2000)]
+        rounds: u64,
+        /// Bytes per line including the newline (a MOVE like `MOVE+12+c123+40` is ~20).
+        #[arg(long, default_value_t = 20)]
+        line_len: usize,
+        /// Bytes per reply including the newline; 0 echoes the line itself. Set it to
+        /// the size of an ACKNOWLEDGE_MOVE (about 38 + size * size) so the floor moves
+        /// the same message sizes as a game.
+        #[arg(long, default_value_t = 0)]
+        reply_len: usize,
+        /// Give up after this many seconds.
+        #[arg(long, default_value_t = 60)]
+        timeout: u64,
+    },
+    /// Real games against a running goserver.
+    Games {
+        /// Server address.
+        #[arg(long, default_value = "127.0.0.1:8000")]
+        addr: SocketAddr,
+        /// Games in total.
+        #[arg(long, default_value_t = 100)]
+        games: u64,
+        /// Games at once (2 clients each).
+        #[arg(long, default_value_t = 1)]
+        concurrent: usize,
+        /// Stone moves per game before both players pass.
+        #[arg(long, default_value_t = 60)]
+        moves: u32,
+        /// Board size.
+        #[arg(long, default_value_t = 19)]
+        size: usize,
+        /// Give up after this many seconds.
+        #[arg(long, default_value_t = 120)]
+        timeout: u64,
+        /// Prefix of the client names (names are <prefix><n>).
+        #[arg(long, default_value = "g")]
+        prefix: String,
+    },
+    /// Print a free loopback TCP port (for scripts).
+    FreePort,
+    /// N clients connected at once in N/2 live games.
+    Hold {
+        #[arg(long, default_value = "127.0.0.1:8000")]
+        addr: SocketAddr,
+        /// Clients (even).
+        #[arg(long, default_value_t = 10_000)]
+        clients: usize,
+        /// Server process id, for VmRSS / Threads from /proc/<pid>/status.
+        #[arg(long)]
+        server_pid: Option<u32>,
+        /// Seconds to hold everyone once all games are live.
+        #[arg(long, default_value_t = 5)]
+        hold_secs: u64,
+        /// Connections opened but not yet in a configured game, at most.
+        #[arg(long, default_value_t = 256)]
+        max_pending: usize,
+        /// Board size.
+        #[arg(long, default_value_t = 9)]
+        size: usize,
+        /// Give up the ramp-up after this many seconds.
+        #[arg(long, default_value_t = 120)]
+        timeout: u64,
+        #[arg(long, default_value = "h")]
+        prefix: String,
+    },
+}
+
+fn main() {
+    raise_file_limit();
+    let cli = Cli::parse();
+    match cli.mode {
+        Mode::Echo {
+            pairs,
+            rounds,
+            line_len,
+            reply_len,
+            timeout,
+        } => echo::echo(pairs, rounds, line_len, reply_len, timeout),
+        Mode::Games {
+            addr,
+            games,
+            concurrent,
+            moves,
+            size,
+            timeout,
+            prefix,
+        } => games::games_mode(addr, games, concurrent, moves, size, timeout, &prefix),
+        Mode::FreePort => {
+            let l = TcpListener::bind("127.0.0.1:0").expect("bind");
+            println!("{}", l.local_addr().expect("address").port());
+        }
+        Mode::Hold {
+            addr,
+            clients,
+            server_pid,
+            hold_secs,
+            max_pending,
+            size,
+            timeout,
+            prefix,
+        } => hold::hold(
+            addr,
+            clients,
+            server_pid,
+            hold_secs,
+            max_pending,
+            size,
+            timeout,
+            &prefix,
+        ),
+    }
+}
+
+fn raise_file_limit() {
+    // SAFETY: plain getrlimit/setrlimit on a local struct.
+    unsafe {
+        let mut limit = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) == 0 && limit.rlim_cur < limit.rlim_max
+        {
+            limit.rlim_cur = limit.rlim_max;
+            libc::setrlimit(libc::RLIMIT_NOFILE, &limit);
+        }
+    }
+}
