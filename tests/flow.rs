@@ -98,14 +98,7 @@ fn rematch_yes_yes_restarts_with_the_same_id_size_and_colours() {
     ann.send("SET_REMATCH+1");
     bob.send("SET_REMATCH+1");
     both(&mut ann, &mut bob, "ACKNOWLEDGE_REMATCH+1");
-    ann.expect(&format!(
-        "ACKNOWLEDGE_CONFIG+Ann+1+3+PLAYING;1;{}+Bob",
-        empty(3)
-    ));
-    bob.expect(&format!(
-        "ACKNOWLEDGE_CONFIG+Bob+2+3+PLAYING;1;{}+Ann",
-        empty(3)
-    ));
+    expect_configs(&mut ann, "Ann", 1, &mut bob, "Bob", 3);
     ann.send("MOVE+1+Ann+0");
     both(
         &mut ann,
@@ -177,14 +170,7 @@ fn config_may_come_after_the_partner_arrives_and_white_is_honoured() {
     ann.expect("UNKNOWN_COMMAND+SET_CONFIG: wrong game id: you are in game 1, got 7");
     ann.expect(REQUEST_CONFIG_1);
     ann.send("SET_CONFIG+1+2+9");
-    ann.expect(&format!(
-        "ACKNOWLEDGE_CONFIG+Ann+2+9+PLAYING;1;{}+Bob",
-        empty(9)
-    ));
-    bob.expect(&format!(
-        "ACKNOWLEDGE_CONFIG+Bob+1+9+PLAYING;1;{}+Ann",
-        empty(9)
-    ));
+    expect_configs(&mut ann, "Ann", 2, &mut bob, "Bob", 9);
     ann.ask(
         "SET_CONFIG+1+1+9",
         "UNKNOWN_COMMAND+Game 1 is already configured (9x9)",
@@ -306,14 +292,7 @@ fn a_partner_whose_leader_leaves_leads_a_new_game() {
     bob.expect(&request_config(2));
     bob.send("SET_CONFIG+2+2+5");
     let mut cat = partner(&server, 2, "Cat");
-    bob.expect(&format!(
-        "ACKNOWLEDGE_CONFIG+Bob+2+5+PLAYING;1;{}+Cat",
-        empty(5)
-    ));
-    cat.expect(&format!(
-        "ACKNOWLEDGE_CONFIG+Cat+1+5+PLAYING;1;{}+Bob",
-        empty(5)
-    ));
+    expect_configs(&mut bob, "Bob", 2, &mut cat, "Cat", 5);
 }
 
 #[test]
@@ -329,14 +308,7 @@ fn a_leader_whose_partner_leaves_waits_for_the_next_one() {
     }
     let mut cat = partner(&server, 1, "Cat");
     ann.send("SET_CONFIG+1+1+2");
-    ann.expect(&format!(
-        "ACKNOWLEDGE_CONFIG+Ann+1+2+PLAYING;1;{}+Cat",
-        empty(2)
-    ));
-    cat.expect(&format!(
-        "ACKNOWLEDGE_CONFIG+Cat+2+2+PLAYING;1;{}+Ann",
-        empty(2)
-    ));
+    expect_configs(&mut ann, "Ann", 1, &mut cat, "Cat", 2);
 }
 
 #[test]
@@ -425,14 +397,7 @@ fn a_partner_whose_leader_leaves_joins_a_game_already_waiting() {
     // Bob is matched anew: Cat's game waits for a partner, so he joins it.
     bob.expect("ACKNOWLEDGE_HANDSHAKE+2+0");
     cat.send("SET_CONFIG+2+1+3");
-    cat.expect(&format!(
-        "ACKNOWLEDGE_CONFIG+Cat+1+3+PLAYING;1;{}+Bob",
-        empty(3)
-    ));
-    bob.expect(&format!(
-        "ACKNOWLEDGE_CONFIG+Bob+2+3+PLAYING;1;{}+Cat",
-        empty(3)
-    ));
+    expect_configs(&mut cat, "Cat", 1, &mut bob, "Bob", 3);
 }
 
 #[test]
@@ -446,14 +411,7 @@ fn a_leader_whose_partner_leaves_joins_a_game_already_waiting() {
     // Two lone leaders are never left waiting apart: Ann joins Cat's game.
     ann.expect("ACKNOWLEDGE_HANDSHAKE+2+0");
     cat.send("SET_CONFIG+2+2+2");
-    cat.expect(&format!(
-        "ACKNOWLEDGE_CONFIG+Cat+2+2+PLAYING;1;{}+Ann",
-        empty(2)
-    ));
-    ann.expect(&format!(
-        "ACKNOWLEDGE_CONFIG+Ann+1+2+PLAYING;1;{}+Cat",
-        empty(2)
-    ));
+    expect_configs(&mut cat, "Cat", 2, &mut ann, "Ann", 2);
 }
 
 #[test]

@@ -215,3 +215,23 @@ pub fn both_pass_on_empty_board(ann: &mut Client, bob: &mut Client, id: u32, siz
         &format!("ACKNOWLEDGE_MOVE+{id}+-1;2+FINISHED;1;{}", empty(size)),
     );
 }
+
+/// Both players receive their ACKNOWLEDGE_CONFIG for a fresh `size` board: `first`
+/// (named `first_name`) plays colour `first_colour`, `second` the other colour.
+pub fn expect_configs(
+    first: &mut Client,
+    first_name: &str,
+    first_colour: u8,
+    second: &mut Client,
+    second_name: &str,
+    size: usize,
+) {
+    let state = format!("PLAYING;1;{}", empty(size));
+    let second_colour = 3 - first_colour;
+    first.expect(&format!(
+        "ACKNOWLEDGE_CONFIG+{first_name}+{first_colour}+{size}+{state}+{second_name}"
+    ));
+    second.expect(&format!(
+        "ACKNOWLEDGE_CONFIG+{second_name}+{second_colour}+{size}+{state}+{first_name}"
+    ));
+}
