@@ -43,10 +43,11 @@ two_passes
 
 # --- yes / no: the game is over for good. ---------------------------------------------
 send bob "SET_REMATCH+1"
-# (Bob's yes and Ann's no come on two connections: a no that the server reads first ends
-# the game before Bob's yes is read, and the yes is then refused with UNKNOWN_COMMAND.
-# Give Bob's yes time to arrive first.)
-expect_silence bob 1
+# (Bob's yes and Ann's no come on two connections, and a no read first would end the
+# game before the yes. The server handles one client's lines in order, so the answer to
+# Bob's second, redundant yes proves his first one is in.)
+send bob "SET_REMATCH+1"
+expect bob "UNKNOWN_COMMAND+You already answered the rematch request"
 send ann "SET_REMATCH+0"
 expect_both ann bob "ACKNOWLEDGE_REMATCH+0"
 

@@ -454,6 +454,11 @@ fn a_player_who_leaves_while_a_rematch_is_pending_declines_it() {
     );
     both(&mut ann, &mut bob, "REQUEST_REMATCH");
     ann.send("SET_REMATCH+1");
+    // Lines of one client are handled in order: this refusal proves the yes is in.
+    ann.ask(
+        "SET_REMATCH+1",
+        "UNKNOWN_COMMAND+You already answered the rematch request",
+    );
     drop(bob);
     ann.expect("ACKNOWLEDGE_REMATCH+0");
     ann.send("HANDSHAKE+Ann");
