@@ -198,6 +198,26 @@ connect() {
     CLIENT_OUT[$name]=$fd_out
 }
 
+# start_game LEADER LEADER_NAME PARTNER PARTNER_NAME SIZE: connects clients LEADER and
+# PARTNER, which handshake as LEADER_NAME and PARTNER_NAME; the leader leads game 1 as
+# black on a SIZE board, and both have their ACKNOWLEDGE_CONFIG. For scripts whose
+# lesson starts after the opening (test-full-game.sh spells the opening out).
+start_game() {
+    local leader=$1 leader_name=$2 partner=$3 partner_name=$4 size=$5
+    local board
+    board=$(printf '0%.0s' $(seq $((size * size))))
+    connect "$leader"
+    send "$leader" "HANDSHAKE+$leader_name"
+    expect "$leader" "ACKNOWLEDGE_HANDSHAKE+1+1"
+    expect_match "$leader" "REQUEST_CONFIG\+.*"
+    connect "$partner"
+    send "$partner" "HANDSHAKE+$partner_name"
+    expect "$partner" "ACKNOWLEDGE_HANDSHAKE+1+0"
+    send "$leader" "SET_CONFIG+1+1+$size"
+    expect "$leader" "ACKNOWLEDGE_CONFIG+$leader_name+1+$size+PLAYING;1;$board+$partner_name"
+    expect "$partner" "ACKNOWLEDGE_CONFIG+$partner_name+2+$size+PLAYING;1;$board+$leader_name"
+}
+
 _client() {
     [[ -n ${CLIENT_PID[$1]:-} ]] || fail "no client called '$1' (connect it first)"
 }

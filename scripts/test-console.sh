@@ -15,16 +15,7 @@ console "bogus"
 expect_console_contains "unknown command 'bogus': type 'help' for the list of commands"
 
 # A game in progress, seen from the console.
-connect ann
-send ann "HANDSHAKE+Ann"
-expect ann "ACKNOWLEDGE_HANDSHAKE+1+1"
-expect_match ann "REQUEST_CONFIG\+.*"
-connect bob
-send bob "HANDSHAKE+Bob"
-expect bob "ACKNOWLEDGE_HANDSHAKE+1+0"
-send ann "SET_CONFIG+1+1+3"
-expect ann "ACKNOWLEDGE_CONFIG+Ann+1+3+PLAYING;1;000000000+Bob"
-expect bob "ACKNOWLEDGE_CONFIG+Bob+2+3+PLAYING;1;000000000+Ann"
+start_game ann Ann bob Bob 3   # Ann black, Bob white, 3x3
 send ann "MOVE+1+Ann+4"
 expect_both ann bob "ACKNOWLEDGE_MOVE+1+4;1+PLAYING;2;000010000"
 

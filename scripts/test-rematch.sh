@@ -6,16 +6,7 @@
 source "$(dirname "$0")/lib.sh"
 start_server
 
-connect ann
-send ann "HANDSHAKE+Ann"
-expect ann "ACKNOWLEDGE_HANDSHAKE+1+1"
-expect_match ann "REQUEST_CONFIG\+.*"
-connect bob
-send bob "HANDSHAKE+Bob"
-expect bob "ACKNOWLEDGE_HANDSHAKE+1+0"
-send ann "SET_CONFIG+1+1+3"
-expect ann "ACKNOWLEDGE_CONFIG+Ann+1+3+PLAYING;1;000000000+Bob"
-expect bob "ACKNOWLEDGE_CONFIG+Bob+2+3+PLAYING;1;000000000+Ann"
+start_game ann Ann bob Bob 3   # Ann black, Bob white, 3x3
 
 # SET_REMATCH is only an answer to REQUEST_REMATCH.
 send ann "SET_REMATCH+1"

@@ -8,7 +8,7 @@
 //! reachable: the code under it only touches maps) would leave the maps as they were
 //! at the panic, which is still consistent enough for the other games to go on.
 
-use crate::game::{self, EXIT_REASON, GameEvent, GameSummary, Player};
+use crate::game::{self, EXIT_REASON, GameEvent, GameStatus, GameSummary, Player};
 use crate::net::{ConnId, Connection};
 use crate::protocol::GameId;
 use crate::protocol::{ClientCommand, ParseError, ServerMessage};
@@ -358,41 +358,39 @@ impl Lobby {
         }
     }
 
-    /// Removes an ended game: nobody sits in it any more, and it is kept as a
-    /// summary for the console. After this no event can reach its inbox.
-    pub fn close_game(&self, id: GameId, summary: GameSummary) {
-        let mut state = self.state.lock();
-        state.waiting.retain(|g| *g != id);
-        state.games.remove(&id);
-        let now = Instant::now();
-        for entry in state.clients.values_mut() {
-            if entry.game == Some(id) {
-                entry.game = None;
-                entry.free_since = now;
-            }
-        }
-        state.finished.push_back(summary);
-        while state.finished.len() > FINISHED_KEPT {
-            state.finished.pop_front();
-        }
-        self.counters.games_finished.fetch_add(1, Ordering::Relaxed);
+    /// Removes an ended game: nobody sits in it any more, and its summary is kept
+    /// for the console. After this no event can reach its inbox.
+    pub fn close_game(&self, id: GameId) {
+        self.remove_game(id);
     }
 
     /// Removes a game whose loop died, returning the connections that sat in it.
     pub fn abandon(&self, id: GameId) -> Vec<Arc<Connection>> {
+        self.remove_game(id)
+    }
+
+    /// The one way a game leaves the lobby: off the queue and the registry, its
+    /// players free, its summary (marked finished) among the finished games kept.
+    fn remove_game(&self, id: GameId) -> Vec<Arc<Connection>> {
         let mut state = self.state.lock();
         state.waiting.retain(|g| *g != id);
-        let summary = state.games.remove(&id).map(|g| g.summary.lock().clone());
-        if let Some(summary) = summary {
+        if let Some(entry) = state.games.remove(&id) {
+            let mut summary = entry.summary.lock().clone();
+            summary.status = GameStatus::Finished;
             state.finished.push_back(summary);
+            while state.finished.len() > FINISHED_KEPT {
+                state.finished.pop_front();
+            }
+            self.counters.games_finished.fetch_add(1, Ordering::Relaxed);
         }
+        let now = Instant::now();
         state
             .clients
             .values_mut()
             .filter(|entry| entry.game == Some(id))
             .map(|entry| {
                 entry.game = None;
-                entry.free_since = Instant::now();
+                entry.free_since = now;
                 Arc::clone(&entry.conn)
             })
             .collect()

@@ -159,11 +159,6 @@ impl Connection {
         )
     }
 
-    /// Bytes sent but not yet taken by the client.
-    pub fn pending_output(&self) -> usize {
-        self.outbox.pending_bytes()
-    }
-
     fn log_line(&self, direction: &str, line: &str) {
         if self.is_traced() {
             log::info!(target: TRACE_TARGET, "{} {direction} {line}", self.label());

@@ -155,7 +155,8 @@ impl Outbox {
     }
 
     /// Bytes queued and not yet taken by the client.
-    pub fn pending_bytes(&self) -> usize {
+    #[cfg(test)]
+    fn pending_bytes(&self) -> usize {
         self.state.lock().pending.len()
     }
 

@@ -42,25 +42,19 @@ pub(crate) fn games_mode(
     let errors = b.errors.total() + if ok { 0 } else { 1 };
     println!(
         "games: {finished}/{total_games} games ({concurrent} at once, {moves} stones + 2 passes each, {size}x{size}) in {secs:.3}s; \
-         {moves_done} moves = {:.0} moves/s, {:.1} games/s; errors {errors} (invalid {}, unexpected {}, disconnects {}, connect {}){}",
+         {moves_done} moves = {:.0} moves/s, {:.1} games/s; errors {errors} {}{}",
         moves_done as f64 / secs,
         finished as f64 / secs,
-        b.errors.invalid,
-        b.errors.unexpected,
-        b.errors.disconnects,
-        b.errors.connect_failures,
+        b.errors.breakdown(),
         if ok { "" } else { " TIMED OUT" }
     );
     println!(
         "RESULT mode=games concurrent={concurrent} games={finished} {} ops_per_s={:.1} games_per_s={:.2} secs={secs:.3} \
-         errors={errors} invalid={} unexpected={} disconnects={} connect_failures={} timed_out={}",
+         errors={errors} {} timed_out={}",
         latency_fields(&b.hist),
         moves_done as f64 / secs,
         finished as f64 / secs,
-        b.errors.invalid,
-        b.errors.unexpected,
-        b.errors.disconnects,
-        b.errors.connect_failures,
+        b.errors.fields(),
         !ok
     );
 }

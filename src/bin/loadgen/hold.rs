@@ -161,22 +161,19 @@ pub(crate) fn hold(
     };
     println!(
         "hold: server VmRSS before {} kB, with all live {} kB, after {hold_secs}s hold {} kB (VmHWM {} kB); threads {}; \
-         {still_open} still open after hold; errors {errors} (invalid {}, unexpected {}, disconnects {}, connect {}, not live {})",
+         {still_open} still open after hold; errors {errors} {} (not live {})",
         fmt(before, 0),
         fmt(during, 0),
         fmt(after_hold, 0),
         fmt(after_hold, 1),
         fmt(during, 2),
-        p.errors.invalid,
-        p.errors.unexpected,
-        p.errors.disconnects,
-        p.errors.connect_failures,
+        p.errors.breakdown(),
         clients - live
     );
     println!(
         "RESULT mode=hold clients={clients} live={live} games={} ramp_secs={ramp_secs:.2} still_open={still_open} \
-         fds={} maps={} rss_before_kb={} rss_kb={} rss_after_hold_kb={} hwm_kb={} threads={} errors={errors} invalid={} unexpected={} \
-         disconnects={} connect_failures={} timed_out={}",
+         fds={} maps={} rss_before_kb={} rss_kb={} rss_after_hold_kb={} hwm_kb={} threads={} errors={errors} {} \
+         timed_out={}",
         live / 2,
         opt(fds),
         opt(maps),
@@ -185,10 +182,7 @@ pub(crate) fn hold(
         fmt(after_hold, 0),
         fmt(after_hold, 1),
         fmt(during, 2),
-        p.errors.invalid,
-        p.errors.unexpected,
-        p.errors.disconnects,
-        p.errors.connect_failures,
+        p.errors.fields(),
         !ok
     );
 }

@@ -37,6 +37,22 @@ impl Errors {
     pub(crate) fn total(&self) -> u64 {
         self.invalid + self.unexpected + self.disconnects + self.connect_failures
     }
+
+    /// For people: `(invalid 0, unexpected 0, disconnects 0, connect 0)`.
+    pub(crate) fn breakdown(&self) -> String {
+        format!(
+            "(invalid {}, unexpected {}, disconnects {}, connect {})",
+            self.invalid, self.unexpected, self.disconnects, self.connect_failures
+        )
+    }
+
+    /// For the RESULT line: `invalid=0 unexpected=0 disconnects=0 connect_failures=0`.
+    pub(crate) fn fields(&self) -> String {
+        format!(
+            "invalid={} unexpected={} disconnects={} connect_failures={}",
+            self.invalid, self.unexpected, self.disconnects, self.connect_failures
+        )
+    }
 }
 
 pub(crate) struct Players {

@@ -53,6 +53,17 @@ impl Table {
         match self.phase {
             Phase::Gathering => {
                 self.summary.lock().result = Some(format!("{what} before the start"));
+                if *how == Departure::Kicked {
+                    // No game to lose yet, but a kicked client is still told; the
+                    // others that leave are gone already or asked to go.
+                    let _ = self.conn(seat).send(&ServerMessage::GameFinished {
+                        game_id: self.id,
+                        winner: None,
+                        black_score: "0".into(),
+                        white_score: "0".into(),
+                        message: what.clone(),
+                    });
+                }
                 let departed = self.seats.remove(seat);
                 self.lobby.unseat(self.id, departed.player.conn.id);
                 if seat == 0 {

@@ -146,8 +146,7 @@ impl Table {
             }
             self.publish();
         }
-        let summary = self.summary.lock().clone();
-        self.lobby.close_game(self.id, summary);
+        self.lobby.close_game(self.id);
     }
 
     fn handle(&mut self, event: GameEvent) {
@@ -168,19 +167,6 @@ impl Table {
             }
             GameEvent::Kick(conn) => {
                 if let Some(seat) = self.seat_of(conn.id) {
-                    if self.phase == Phase::Gathering {
-                        // No game to lose yet, but the kicked client is still told.
-                        let _ = conn.send(&ServerMessage::GameFinished {
-                            game_id: self.id,
-                            winner: None,
-                            black_score: "0".into(),
-                            white_score: "0".into(),
-                            message: format!(
-                                "{} was kicked by operator",
-                                self.seats[seat].player.name
-                            ),
-                        });
-                    }
                     self.leave(seat, &Departure::Kicked);
                 }
                 conn.close(super::KICK_REASON);
