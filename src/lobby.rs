@@ -489,3 +489,34 @@ fn grant_name(state: &mut LobbyState, conn: &Connection, wanted: &str) -> String
     }
     granted
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::net::OutboxLimits;
+    use crate::net::flusher::Flusher;
+    use std::net::{TcpListener, TcpStream};
+
+    #[test]
+    fn a_handshake_during_shutdown_is_refused_with_a_reason() {
+        let shutdown = Shutdown::new();
+        let lobby = Lobby::new(Arc::new(Settings::default()), shutdown.clone());
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+        let _client = TcpStream::connect(listener.local_addr().expect("addr")).expect("connect");
+        let (socket, peer) = listener.accept().expect("accept");
+        let conn = Connection::new(
+            ConnId(1),
+            socket,
+            peer,
+            OutboxLimits::default(),
+            Arc::new(Flusher::default()),
+        )
+        .expect("connection");
+        lobby.connect(&conn);
+        shutdown.trigger();
+        let refused = lobby.handshake(&conn, "Ann").expect_err("refused");
+        assert_eq!(refused, HandshakeRefused::ShuttingDown);
+        assert_eq!(refused.to_string(), "The server is shutting down");
+        assert_eq!(lobby.games().0.len(), 0, "no game was opened");
+    }
+}
