@@ -20,7 +20,7 @@ send ann "MOVE+1+Ann+4"
 expect_both ann bob "ACKNOWLEDGE_MOVE+1+4;1+PLAYING;2;000010000"
 
 # `games` shows a summary each game publishes as it goes: it may lag a moment behind.
-console_poll "games" "^1 +playing +Ann \(black\) vs Bob \(white\) +3x3 +1 +Bob \(white\) "
+console_poll "games" "^1 +go +playing +Ann \(black\) vs Bob \(white\) +3x3 +1 +Bob \(white\) "
 console "players"
 expect_console_contains "Bob"
 console "board 1"

@@ -1,9 +1,9 @@
 //! The `goserver` binary: parses options, starts logging, installs the shutdown
-//! trigger, binds the listener, starts the console and runs the server.
+//! trigger, binds the listeners, starts the console and runs the server.
 
 use clap::Parser;
 use goserver::cli::Options;
-use goserver::server::Server;
+use goserver::server::{Protocol, Server};
 use goserver::shutdown::Shutdown;
 use goserver::{console, logging};
 use std::net::TcpListener;
@@ -16,7 +16,7 @@ fn main() -> ExitCode {
         return ExitCode::FAILURE;
     }
     // A panic anywhere is logged, not printed over the console prompt; a panic in a
-    // game loop ends only that game (see game::table::run).
+    // game loop ends only that game (see frontend::go::table).
     std::panic::set_hook(Box::new(|info| log::error!("panic: {info}")));
     raise_file_limit();
     let listener = match TcpListener::bind((options.host.as_str(), options.port)) {
@@ -36,7 +36,7 @@ fn main() -> ExitCode {
     let server = Server::new(options.settings(), shutdown);
     // Restores the terminal when main returns, however the shutdown came.
     let _terminal = (!options.no_console).then(|| console::start(&server));
-    match server.run(&listener) {
+    match server.serve(vec![(Protocol::Go, listener)]) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             log::error!("server error: {e}");

@@ -1,138 +1,159 @@
-//! The server: binds the pieces together and runs until shutdown.
+//! The server: wires the front ends to their listeners and runs until shutdown.
 //!
-//! [`Server::run`] starts the flusher, accepts connections (one thread each, see
-//! `session`) until the shutdown trigger, then lets every game finish, closes every
-//! connection and waits for their threads, within a bound.
+//! [`Server::serve`] starts the flusher and one accept loop per front end (each
+//! connection gets its own thread, see `net::listener`), waits for the shutdown
+//! trigger, then lets every game of every front end finish, closes every connection
+//! and waits for their threads, within a bound.
 
-use crate::lobby::Lobby;
-use crate::net::flusher::Flusher;
-use crate::net::{AcceptLimits, ConnId, Connection, accept_loop};
-use crate::protocol::ServerMessage;
-use crate::session;
+use crate::frontend::go::GoFrontEnd;
+use crate::frontend::{Context, FrontEnd};
+use crate::net::{AcceptLimits, Connections, accept_loop};
 use crate::settings::Settings;
 use crate::shutdown::Shutdown;
 use std::io;
 use std::net::{SocketAddr, TcpListener, TcpStream};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::thread;
 use std::time::{Duration, Instant};
 
 /// How long shutdown waits for game loops and connection threads to end.
 const SHUTDOWN_GRACE: Duration = Duration::from_millis(1500);
 
+/// The protocols the server speaks, one front end each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Protocol {
+    /// GO!, the `+`-delimited Go protocol.
+    Go,
+}
+
 /// The running server's shared parts.
 pub struct Server {
     /// Read-only settings.
     pub settings: Arc<Settings>,
-    /// Matchmaking and the registry of clients and games.
-    pub lobby: Arc<Lobby>,
     /// The shutdown trigger.
     pub shutdown: Shutdown,
     /// When the server started.
     pub started: Instant,
-    /// Connections open now (connection threads alive).
+    /// Connections open now, every front end's (connection threads alive).
     pub open_connections: Arc<AtomicUsize>,
-    flusher: Arc<Flusher>,
-    next_conn_id: AtomicU64,
-}
-
-/// The net layer sends anything that is a `Message`; GO!'s messages are one. The impl
-/// lives here, where the layers are wired together, so that neither `protocol` (pure)
-/// nor `net` (protocol-agnostic) has to know the other.
-impl crate::net::Message for ServerMessage {
-    fn is_rejection(&self) -> bool {
-        ServerMessage::is_rejection(self)
-    }
+    connections: Arc<Connections>,
+    /// The front ends being served, in the order of their listeners (GO! first);
+    /// set once by [`Server::serve`].
+    front_ends: OnceLock<Vec<Arc<dyn FrontEnd>>>,
 }
 
 impl Server {
     /// A server with these settings, stopped by `shutdown`.
     pub fn new(settings: Settings, shutdown: Shutdown) -> Arc<Server> {
-        let settings = Arc::new(settings);
+        let connections = Arc::new(Connections::new(settings.output));
         Arc::new(Server {
-            lobby: Lobby::new(Arc::clone(&settings), shutdown.clone()),
-            settings,
+            settings: Arc::new(settings),
             shutdown,
             started: Instant::now(),
             open_connections: Arc::new(AtomicUsize::new(0)),
-            flusher: Arc::new(Flusher::default()),
-            next_conn_id: AtomicU64::new(1),
+            connections,
+            front_ends: OnceLock::new(),
         })
     }
 
-    /// Serves on `listener` until the shutdown is triggered, then finishes every game,
-    /// closes every connection and returns.
+    /// The front ends being served (none before [`Server::serve`] starts).
+    pub fn front_ends(&self) -> &[Arc<dyn FrontEnd>] {
+        self.front_ends.get().map_or(&[], Vec::as_slice)
+    }
+
+    /// Serves GO! alone on `listener` until the shutdown (what the GO! tests use).
     ///
     /// # Errors
     ///
-    /// When the listener's address cannot be read or a helper thread cannot start.
+    /// As [`Server::serve`].
     pub fn run(self: &Arc<Self>, listener: &TcpListener) -> io::Result<()> {
-        let address = listener.local_addr()?;
-        log::info!("listening on {address}");
+        self.serve(vec![(Protocol::Go, listener.try_clone()?)])
+    }
+
+    /// Serves each listener's protocol until the shutdown is triggered, then finishes
+    /// every game, closes every connection and returns.
+    ///
+    /// # Errors
+    ///
+    /// When a listener's address cannot be read, a helper thread cannot start, or
+    /// `serve` is called twice.
+    pub fn serve(self: &Arc<Self>, listeners: Vec<(Protocol, TcpListener)>) -> io::Result<()> {
+        let context = Context {
+            settings: Arc::clone(&self.settings),
+            shutdown: self.shutdown.clone(),
+            connections: Arc::clone(&self.connections),
+        };
+        let mut served = Vec::new();
+        for (protocol, listener) in listeners {
+            let front_end: Arc<dyn FrontEnd> = match protocol {
+                Protocol::Go => Arc::new(GoFrontEnd::new(context.clone())),
+            };
+            let address = listener.local_addr()?;
+            log::info!("listening on {address} ({})", front_end.protocol());
+            served.push((front_end, listener, address));
+        }
+        let front_ends = served.iter().map(|(f, _, _)| Arc::clone(f)).collect();
+        if self.front_ends.set(front_ends).is_err() {
+            return Err(io::Error::other("the server is already serving"));
+        }
         let flusher = {
-            let flusher = Arc::clone(&self.flusher);
+            let connections = Arc::clone(&self.connections);
             let stop = self.shutdown.signal();
             thread::Builder::new()
                 .name("flusher".into())
-                .spawn(move || flusher.run(&stop))?
+                .spawn(move || connections.run_flusher(&stop))?
         };
         let stopping = Arc::new(AtomicBool::new(false));
-        let waker = {
-            let shutdown = self.shutdown.clone();
-            let stopping = Arc::clone(&stopping);
-            thread::Builder::new()
-                .name("accept-waker".into())
-                .spawn(move || {
-                    shutdown.wait();
-                    stopping.store(true, Ordering::SeqCst);
-                    // One connection to ourselves wakes the blocked accept.
-                    let _ =
-                        TcpStream::connect_timeout(&wake_address(address), Duration::from_secs(1));
-                })?
-        };
-        let limits = AcceptLimits {
-            max_clients: self.settings.max_clients,
-            refusal: ServerMessage::UnknownCommand {
-                reason: format!(
-                    "The server is full ({} clients connected): try again later",
-                    self.settings.max_clients
-                ),
-            }
-            .to_string(),
-        };
-        let server = Arc::clone(self);
-        accept_loop(
-            listener,
-            &limits,
-            &stopping,
-            Arc::clone(&self.open_connections),
-            move |stream, peer| {
-                session::serve(stream, peer, &server);
-            },
-        );
+        let mut accepting = Vec::new();
+        for (front_end, listener, address) in served {
+            accepting.push((
+                self.start_accepting(front_end, listener, &stopping)?,
+                address,
+            ));
+        }
+        self.shutdown.wait();
+        stopping.store(true, Ordering::SeqCst);
+        for (accept, address) in accepting {
+            // One connection to ourselves wakes the blocked accept.
+            let _ = TcpStream::connect_timeout(&wake_address(address), Duration::from_secs(1));
+            let _ = accept.join();
+        }
         log::info!("no longer accepting connections");
-        self.finish(SHUTDOWN_GRACE);
-        let _ = waker.join();
+        self.finish(Instant::now() + SHUTDOWN_GRACE);
         let _ = flusher.join();
         log::info!("stopped");
         Ok(())
     }
 
-    /// Waits for the game loops (which end themselves on the shutdown signal), then
-    /// closes every connection and waits for the connection threads.
-    fn finish(&self, grace: Duration) {
-        let deadline = Instant::now() + grace;
-        for game in self.lobby.take_game_threads() {
-            while !game.is_finished() && Instant::now() < deadline {
-                thread::sleep(Duration::from_millis(5));
-            }
-            if game.is_finished() {
-                let _ = game.join();
-            }
-        }
-        for conn in self.lobby.connections() {
-            conn.close("server shutting down");
+    /// Runs `front_end`'s accept loop on a thread of its own (`accept-<name>`).
+    fn start_accepting(
+        &self,
+        front_end: Arc<dyn FrontEnd>,
+        listener: TcpListener,
+        stopping: &Arc<AtomicBool>,
+    ) -> io::Result<thread::JoinHandle<()>> {
+        let limits = AcceptLimits {
+            max_clients: self.settings.max_clients,
+            refusal: front_end.refusal(self.settings.max_clients),
+        };
+        let open = Arc::clone(&self.open_connections);
+        let stopping = Arc::clone(stopping);
+        thread::Builder::new()
+            .name(format!("accept-{}", front_end.name()))
+            .spawn(move || {
+                let serving = Arc::clone(&front_end);
+                accept_loop(&listener, &limits, &stopping, open, move |stream, peer| {
+                    serving.serve(stream, peer);
+                });
+            })
+    }
+
+    /// Lets every front end finish its games and close its connections, then waits
+    /// for the connection threads, until `deadline`.
+    fn finish(&self, deadline: Instant) {
+        for front_end in self.front_ends() {
+            front_end.finish(deadline);
         }
         while self.open_connections.load(Ordering::SeqCst) > 0 && Instant::now() < deadline {
             thread::sleep(Duration::from_millis(5));
@@ -141,28 +162,6 @@ impl Server {
         if left > 0 {
             log::warn!("{left} connection threads still running at exit");
         }
-    }
-
-    /// Registers an accepted stream as a new connection.
-    ///
-    /// # Errors
-    ///
-    /// When the socket cannot be set up (the peer is already gone).
-    pub fn new_connection(
-        &self,
-        stream: TcpStream,
-        peer: SocketAddr,
-    ) -> io::Result<Arc<Connection>> {
-        let id = ConnId(self.next_conn_id.fetch_add(1, Ordering::Relaxed));
-        let conn = Connection::new(
-            id,
-            stream,
-            peer,
-            self.settings.output,
-            Arc::clone(&self.flusher),
-        )?;
-        self.lobby.connect(&conn);
-        Ok(conn)
     }
 }
 

@@ -54,8 +54,10 @@ impl Server {
             port: 0,
         };
         let line = server.stderr_until(|l| l.contains("listening on "));
+        // `listening on 127.0.0.1:<port> (GO!)`
         let port = line.rsplit(':').next().expect("a port");
-        server.port = port.trim().parse().expect("a port number");
+        let digits: String = port.chars().take_while(char::is_ascii_digit).collect();
+        server.port = digits.parse().expect("a port number");
         server
     }
 
@@ -242,7 +244,7 @@ fn console_commands_over_a_real_game() {
     let deadline = Instant::now() + Duration::from_secs(30);
     let games = loop {
         let games = server.ask("games", 2);
-        if cells(&games[1]).get(4) == Some(&"2") || Instant::now() > deadline {
+        if cells(&games[1]).get(5) == Some(&"2") || Instant::now() > deadline {
             break games;
         }
         thread::sleep(Duration::from_millis(20));
@@ -250,14 +252,23 @@ fn console_commands_over_a_real_game() {
     assert_eq!(
         cells(&games[0]),
         [
-            "ID", "STATUS", "PLAYERS", "SIZE", "MOVES", "TURN", "AGE", "RESULT"
+            "ID",
+            "FRONT END",
+            "STATUS",
+            "PLAYERS",
+            "SIZE",
+            "MOVES",
+            "TURN",
+            "AGE",
+            "RESULT"
         ]
     );
     let row = cells(&games[1]);
     assert_eq!(
-        row[..6],
+        row[..7],
         [
             "1",
+            "go",
             "playing",
             "Ann (black) vs Bob (white)",
             "5x5",
@@ -265,13 +276,22 @@ fn console_commands_over_a_real_game() {
             "Ann (black)"
         ]
     );
-    assert!(row[6].ends_with('s'), "an age: {}", row[6]);
-    assert_eq!(row[7], "-");
+    assert!(row[7].ends_with('s'), "an age: {}", row[7]);
+    assert_eq!(row[8], "-");
 
     let players = server.ask("players", 3);
     assert_eq!(
         cells(&players[0]),
-        ["NAME", "PEER", "STATE", "GAME", "CONNECTED", "IN", "OUT"]
+        [
+            "NAME",
+            "FRONT END",
+            "PEER",
+            "STATE",
+            "GAME",
+            "CONNECTED",
+            "IN",
+            "OUT"
+        ]
     );
     // Rows are in connection order, which the accept threads may decide either way.
     let row_of = |name: &str| {
@@ -283,12 +303,18 @@ fn console_commands_over_a_real_game() {
     };
     let ann_row = row_of("Ann");
     let ann_peer = format!("127.0.0.1:{}", ann.port());
-    assert_eq!(ann_row[..4], ["Ann", ann_peer.as_str(), "playing", "1"]);
-    assert_eq!(ann_row[5..], ["3", "5"]);
+    assert_eq!(
+        ann_row[..5],
+        ["Ann", "go", ann_peer.as_str(), "playing", "1"]
+    );
+    assert_eq!(ann_row[6..], ["3", "5"]);
     let bob_row = row_of("Bob");
     let bob_peer = format!("127.0.0.1:{}", bob.port());
-    assert_eq!(bob_row[..4], ["Bob", bob_peer.as_str(), "playing", "1"]);
-    assert_eq!(bob_row[5..], ["2", "4"]);
+    assert_eq!(
+        bob_row[..5],
+        ["Bob", "go", bob_peer.as_str(), "playing", "1"]
+    );
+    assert_eq!(bob_row[6..], ["2", "4"]);
 
     assert_eq!(
         server.ask("board 1", 12),

@@ -303,7 +303,7 @@ fn a_leader_whose_partner_leaves_waits_for_the_next_one() {
     drop(bob);
     // Wait until the lobby has seen Bob go, then a new partner joins game 1.
     let deadline = std::time::Instant::now() + PATIENCE;
-    while server.server.lobby.clients().len() > 1 && std::time::Instant::now() < deadline {
+    while server.go().clients().len() > 1 && std::time::Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(10));
     }
     let mut cat = partner(&server, 1, "Cat");
@@ -469,14 +469,13 @@ fn a_player_who_leaves_while_a_rematch_is_pending_declines_it() {
 fn a_kicked_player_whose_game_has_not_started_is_told_too() {
     let server = TestServer::start();
     let mut ann = leader(&server, 1, "Ann");
-    let (conn, _, _) = server
-        .server
-        .lobby
+    let ann_client = server
+        .go()
         .clients()
         .into_iter()
-        .find(|(_, name, _)| name.as_deref() == Some("Ann"))
+        .find(|client| client.name.as_deref() == Some("Ann"))
         .expect("Ann is connected");
-    server.server.lobby.kick(&conn);
+    server.go().kick(&ann_client.conn);
     ann.expect("GAME_FINISHED+1++0;0+Ann was kicked by operator");
     ann.expect_closed();
 }

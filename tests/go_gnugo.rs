@@ -135,13 +135,13 @@ fn our_sgf_records_load_in_gnugo_with_the_same_position() {
             };
             let _ = game.play(colour, Move::Play(point));
         }
-        let info = goserver::game::record::RecordInfo {
+        let info = goserver::frontend::go::record::RecordInfo {
             black: "Ann",
             white: "Bob [2]",
             result: "",
             started: std::time::SystemTime::now(),
         };
-        let text = goserver::game::record::sgf(&game, &info);
+        let text = goserver::frontend::go::record::sgf(&game, &info);
         let file =
             std::env::temp_dir().join(format!("goserver-gnugo-{}-{size}.sgf", std::process::id()));
         std::fs::write(&file, &text).expect("write the record");

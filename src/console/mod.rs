@@ -7,9 +7,10 @@
 //!   completion, log lines printed above the prompt).
 //! - [`piped`]: plain lines from stdin, answers on stdout, when it is not.
 //!
-//! The console reads the lobby's registry and the summaries games publish; for a
-//! board or a record it asks the game loop with `GameEvent::Inspect` and waits at
-//! most `INSPECT_TIMEOUT`. It never blocks a game, and a game never blocks it.
+//! The console sees every front end through the `FrontEnd` trait: their games and
+//! clients as rows, a board as text. A front end answers from what its games publish,
+//! or asks a game loop and waits a bounded time: the console never blocks a game, and
+//! a game never blocks it.
 
 pub mod commands;
 pub mod interactive;
@@ -17,18 +18,14 @@ pub mod piped;
 pub mod rate;
 pub mod report;
 
-use crate::game::table::INSPECT_TIMEOUT;
-use crate::game::{GameEvent, GameStatus, GameSummary, GameView};
+use crate::frontend::FrontEnd;
 use crate::net::Connection;
-use crate::protocol::GameId;
 use crate::server::Server;
 use commands::Command;
 use rate::MoveRate;
-use std::collections::HashMap;
 use std::io::IsTerminal;
 use std::path::Path;
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
 use std::thread;
 use std::time::Instant;
 
@@ -105,16 +102,16 @@ pub struct Console {
 
 impl Console {
     /// A console on `server`, with a move-rate sampler thread.
+    pub fn new(server: &Arc<Server>) -> Console {
+        Console {
+            rate: MoveRate::start(server),
+            server: Arc::clone(server),
+        }
+    }
+
     /// The server's shutdown, for the front ends.
     pub fn shutdown_handle(&self) -> crate::shutdown::Shutdown {
         self.server.shutdown.clone()
-    }
-
-    pub fn new(server: &Arc<Server>) -> Console {
-        Console {
-            rate: MoveRate::start(&server.lobby, server.shutdown.clone()),
-            server: Arc::clone(server),
-        }
     }
 
     /// Runs one console line. Every answer, error included, is text.
@@ -126,19 +123,16 @@ impl Console {
         };
         let answer = match command {
             Command::Help => report::help(),
-            Command::Games => {
-                let (live, finished) = self.server.lobby.games();
-                report::games(&live, &finished, Instant::now())
-            }
+            Command::Games => self.games(),
             Command::Players => self.players(),
-            Command::Board(id) => match self.inspect(id) {
-                Ok(view) => report::board(&view),
+            Command::Board(id) => match self.front_end_of(&id, "board") {
+                Ok(front_end) => front_end.board(&id).unwrap_or_else(|e| e),
                 Err(e) => e,
             },
             Command::Kick(target) => self.kick(&target),
             Command::Trace(name) => self.trace(&name, true),
             Command::Untrace(name) => self.trace(&name, false),
-            Command::Sgf(id, file) => self.sgf(id, file.as_deref()),
+            Command::Sgf(id, file) => self.sgf(&id, file.as_deref()),
             Command::Stats => self.stats(),
             Command::Shutdown => {
                 self.server.shutdown.trigger();
@@ -154,19 +148,26 @@ impl Console {
     pub fn player_names(&self) -> Vec<String> {
         let mut names: Vec<String> = self
             .server
-            .lobby
-            .clients()
-            .into_iter()
-            .filter_map(|(_, name, _)| name)
+            .front_ends()
+            .iter()
+            .flat_map(|f| f.clients())
+            .filter_map(|client| client.name)
             .collect();
         names.sort();
+        names.dedup();
         names
     }
 
     /// Ids of the live games (completion).
     pub fn game_ids(&self) -> Vec<String> {
-        let (live, _) = self.server.lobby.games();
-        live.iter().map(|g| g.id.to_string()).collect()
+        let now = Instant::now();
+        self.server
+            .front_ends()
+            .iter()
+            .flat_map(|f| f.games(now))
+            .filter(|g| g.live)
+            .map(|g| g.id)
+            .collect()
     }
 
     /// Triggers the server's shutdown (Ctrl-C, Ctrl-D at the prompt).
@@ -174,116 +175,106 @@ impl Console {
         self.server.shutdown.trigger();
     }
 
-    fn players(&self) -> String {
-        let (live, _) = self.server.lobby.games();
-        let status: HashMap<GameId, GameStatus> = live.iter().map(|g| (g.id, g.status)).collect();
+    /// The front end whose game `id` is, or the answer saying `id` is no game id.
+    fn front_end_of(&self, id: &str, command: &str) -> Result<&Arc<dyn FrontEnd>, String> {
+        self.server
+            .front_ends()
+            .iter()
+            .find(|f| f.owns(id))
+            .ok_or_else(|| {
+                let usage = commands::spec(command).map_or(String::new(), |spec| spec.usage());
+                format!("'{id}' is not a game id (a number such as 1, see 'games'): usage: {usage}")
+            })
+    }
+
+    fn games(&self) -> String {
         let now = Instant::now();
-        let rows: Vec<report::PlayerRow> = self
-            .server
-            .lobby
-            .clients()
-            .into_iter()
-            .map(|(conn, name, game)| {
-                let (lines_in, lines_out) = conn.line_counts();
-                report::PlayerRow {
-                    state: report::player_state(
-                        name.as_deref(),
-                        game.and_then(|g| status.get(&g).copied()),
-                    ),
-                    name,
-                    peer: conn.peer,
-                    game,
-                    connected: now.saturating_duration_since(conn.connected_at),
+        let mut live = Vec::new();
+        let mut ended = Vec::new();
+        for front_end in self.server.front_ends() {
+            for game in front_end.games(now) {
+                let list = if game.live { &mut live } else { &mut ended };
+                list.push((front_end.name(), game));
+            }
+        }
+        live.append(&mut ended);
+        report::games(&live)
+    }
+
+    fn players(&self) -> String {
+        let now = Instant::now();
+        let mut rows: Vec<(u64, report::PlayerRow)> = Vec::new();
+        for front_end in self.server.front_ends() {
+            for client in front_end.clients() {
+                let (lines_in, lines_out) = client.conn.line_counts();
+                let row = report::PlayerRow {
+                    name: client.name,
+                    front_end: front_end.name(),
+                    peer: client.conn.peer,
+                    state: client.state,
+                    game: client.game,
+                    connected: now.saturating_duration_since(client.conn.connected_at),
                     lines_in,
                     lines_out,
-                    traced: conn.is_traced(),
-                }
-            })
-            .collect();
+                    traced: client.conn.is_traced(),
+                };
+                rows.push((client.conn.id.0, row));
+            }
+        }
+        // In connection order, whatever the front end.
+        rows.sort_by_key(|(id, _)| *id);
+        let rows: Vec<report::PlayerRow> = rows.into_iter().map(|(_, row)| row).collect();
         report::players(&rows)
     }
 
-    /// The connection of the player granted `name`.
-    fn find_player(&self, name: &str) -> Option<Arc<Connection>> {
-        self.server
-            .lobby
-            .clients()
-            .into_iter()
-            .find(|(_, granted, _)| granted.as_deref() == Some(name))
-            .map(|(conn, _, _)| conn)
-    }
-
-    /// Why game `id` cannot be asked: it has ended, or never existed.
-    fn not_live(&self, id: GameId) -> String {
-        let (_, finished) = self.server.lobby.games();
-        match finished.iter().rev().find(|g| g.id == id) {
-            Some(g) => format!(
-                "game {id} has ended ({}): only live games can be shown",
-                ended_how(g)
-            ),
-            None => format!("no game {id}: type 'games' to list them"),
+    /// The connection of the player granted `name`, and its front end: `Ok(None)` when
+    /// nobody has that name, an error when it is in use on several front ends.
+    fn find_player(&self, name: &str) -> Result<Option<Found<'_>>, String> {
+        let mut found: Vec<Found<'_>> = self
+            .server
+            .front_ends()
+            .iter()
+            .flat_map(|f| {
+                f.clients()
+                    .into_iter()
+                    .filter(|c| c.name.as_deref() == Some(name))
+                    .map(move |c| (f, c.conn))
+            })
+            .collect();
+        if found.len() > 1 {
+            let places: Vec<&str> = found.iter().map(|(f, _)| f.name()).collect();
+            return Err(format!(
+                "'{name}' is a name on {}: kick by game id instead (see 'players')",
+                places.join(" and ")
+            ));
         }
+        Ok(found.pop())
     }
 
-    /// The record (and its number of moves) kept for finished game `id`.
-    fn finished_record(&self, id: GameId) -> Option<(String, usize)> {
-        let (_, finished) = self.server.lobby.games();
-        let game = finished.into_iter().rev().find(|g| g.id == id)?;
-        Some((game.record?, game.moves))
-    }
-
-    /// Asks game `id`'s loop for a view, waiting at most `INSPECT_TIMEOUT`.
-    fn inspect(&self, id: GameId) -> Result<GameView, String> {
-        let Some(inbox) = self.server.lobby.game_inbox(id) else {
-            return Err(self.not_live(id));
-        };
-        let (reply, answer) = crossbeam_channel::bounded(1);
-        if inbox.send(GameEvent::Inspect(reply)).is_err() {
-            return Err(self.not_live(id));
-        }
-        answer.recv_timeout(INSPECT_TIMEOUT).map_err(|e| match e {
-            crossbeam_channel::RecvTimeoutError::Timeout => format!(
-                "game {id} did not answer within {} s: try again",
-                INSPECT_TIMEOUT.as_secs()
-            ),
-            crossbeam_channel::RecvTimeoutError::Disconnected => self.not_live(id),
-        })
+    fn no_player(name: &str) -> String {
+        format!("no player named '{name}': type 'players' to list them")
     }
 
     fn kick(&self, target: &str) -> String {
-        if let Some(conn) = self.find_player(target) {
-            self.server.lobby.kick(&conn);
-            log::info!("operator kicked {}", conn.label());
-            return format!("kicked {target} ({})", conn.peer);
+        match self.find_player(target) {
+            Err(ambiguous) => ambiguous,
+            Ok(Some((front_end, conn))) => {
+                front_end.kick(&conn);
+                log::info!("operator kicked {}", conn.label());
+                format!("kicked {target} ({})", conn.peer)
+            }
+            Ok(None) => match self.server.front_ends().iter().find(|f| f.owns(target)) {
+                Some(front_end) => front_end.kick_game(target),
+                None => Self::no_player(target),
+            },
         }
-        let Ok(id) = target.parse::<u32>().map(GameId) else {
-            return format!("no player named '{target}': type 'players' to list them");
-        };
-        if self.server.lobby.game_inbox(id).is_none() {
-            return format!("game {id} is not live: nobody to kick");
-        }
-        let seated: Vec<(Arc<Connection>, String)> = self
-            .server
-            .lobby
-            .clients()
-            .into_iter()
-            .filter(|(_, _, game)| *game == Some(id))
-            .map(|(conn, name, _)| (conn, name.unwrap_or_else(|| "-".into())))
-            .collect();
-        if seated.is_empty() {
-            return format!("game {id} has nobody seated to kick");
-        }
-        for (conn, _) in &seated {
-            self.server.lobby.kick(conn);
-            log::info!("operator kicked {} (game {id})", conn.label());
-        }
-        let names: Vec<&str> = seated.iter().map(|(_, n)| n.as_str()).collect();
-        format!("kicked {} from game {id}", names.join(" and "))
     }
 
     fn trace(&self, name: &str, on: bool) -> String {
-        let Some(conn) = self.find_player(name) else {
-            return format!("no player named '{name}': type 'players' to list them");
+        let conn = match self.find_player(name) {
+            Ok(Some((_, conn))) => conn,
+            Ok(None) => return Self::no_player(name),
+            Err(e) => return e,
         };
         let was = conn.is_traced();
         conn.set_traced(on);
@@ -295,23 +286,17 @@ impl Console {
         }
     }
 
-    fn sgf(&self, id: GameId, file: Option<&Path>) -> String {
-        let (sgf, moves) = match self.inspect(id) {
-            Ok(view) => match view.sgf {
-                Some(sgf) => (sgf, view.summary.moves),
-                None => return format!("game {id} has no record yet ({})", view.summary.status),
-            },
-            // A finished game keeps the record of its last round.
-            Err(e) => match self.finished_record(id) {
-                Some(kept) => kept,
-                None => return e,
-            },
+    fn sgf(&self, id: &str, file: Option<&Path>) -> String {
+        let record = match self.front_end_of(id, "sgf").and_then(|f| f.record(id)) {
+            Ok(record) => record,
+            Err(e) => return e,
         };
         match file {
-            None => sgf.trim_end().to_string(),
-            Some(path) => match std::fs::write(path, &sgf) {
+            None => record.text.trim_end().to_string(),
+            Some(path) => match std::fs::write(path, &record.text) {
                 Ok(()) => format!(
-                    "wrote the record of game {id} ({moves} moves) to {}",
+                    "wrote the record of game {id} ({} moves) to {}",
+                    record.moves,
                     path.display()
                 ),
                 Err(e) => format!("cannot write {}: {e}", path.display()),
@@ -320,20 +305,14 @@ impl Console {
     }
 
     fn stats(&self) -> String {
-        let (live, _) = self.server.lobby.games();
-        let count =
-            |wanted: &[GameStatus]| live.iter().filter(|g| wanted.contains(&g.status)).count();
+        let front_ends = self.server.front_ends();
+        let tallies: Vec<_> = front_ends.iter().map(|f| f.tally()).collect();
         let (moves_per_second, rate_window) = self.rate.per_second();
         report::stats(&report::Stats {
-            clients: self.server.lobby.clients().len(),
-            waiting: count(&[GameStatus::WaitingForPartner, GameStatus::WaitingForConfig]),
-            playing: count(&[GameStatus::Playing, GameStatus::RematchPending]),
-            finished: self
-                .server
-                .lobby
-                .counters
-                .games_finished
-                .load(Ordering::Relaxed),
+            clients: front_ends.iter().map(|f| f.clients().len()).sum(),
+            waiting: tallies.iter().map(|t| t.waiting).sum(),
+            playing: tallies.iter().map(|t| t.playing).sum(),
+            finished: tallies.iter().map(|t| t.finished).sum(),
             moves_per_second,
             rate_window,
             threads: threads(),
@@ -342,9 +321,8 @@ impl Console {
     }
 }
 
-fn ended_how(g: &GameSummary) -> String {
-    g.result.clone().unwrap_or_else(|| g.status.to_string())
-}
+/// A connected client and the front end it is connected to.
+type Found<'a> = (&'a Arc<dyn FrontEnd>, Arc<Connection>);
 
 /// This process's thread count, from `/proc/self/status` (Linux).
 fn threads() -> Option<usize> {

@@ -1,12 +1,10 @@
-//! Moves per second over the last minute: a small thread samples the lobby's move
-//! counter once a second into a ring of 60 slots.
+//! Moves per second over the last minute: a small thread samples the front ends' move
+//! counters once a second into a ring of 60 slots.
 
-use crate::lobby::Lobby;
-use crate::shutdown::Shutdown;
+use crate::server::Server;
 use parking_lot::Mutex;
 use std::collections::VecDeque;
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -23,12 +21,13 @@ pub struct MoveRate {
 
 impl MoveRate {
     /// Starts the sampler thread (`console-rate`), which ends at shutdown.
-    pub fn start(lobby: &Arc<Lobby>, shutdown: Shutdown) -> MoveRate {
+    pub fn start(server: &Arc<Server>) -> MoveRate {
         let samples: Samples = Arc::default();
-        let lobby = Arc::clone(lobby);
+        let stop = server.shutdown.signal();
+        let server = Arc::clone(server);
         let ring = Arc::clone(&samples);
         let sample = move || {
-            let moves = lobby.counters.moves.load(Ordering::Relaxed);
+            let moves: u64 = server.front_ends().iter().map(|f| f.moves_played()).sum();
             // The lock only guards the ring; a panic under it is not reachable.
             let mut ring = ring.lock();
             if ring.len() > SLOTS {
@@ -37,7 +36,6 @@ impl MoveRate {
             ring.push_back((Instant::now(), moves));
         };
         sample();
-        let stop = shutdown.signal();
         let spawned = thread::Builder::new()
             .name("console-rate".into())
             .spawn(move || {

@@ -2,12 +2,10 @@
 //! the data they are given, so they are unit-tested without a server.
 
 use super::commands::COMMANDS;
-use crate::game::{GameStatus, GameSummary, GameView};
-use crate::go::Colour;
-use crate::protocol::GameId;
+use crate::frontend::GameRow;
 use std::fmt::Write as _;
 use std::net::SocketAddr;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Left-aligned columns separated by two spaces, a header row first; no trailing blanks.
 pub fn table(headers: &[&str], rows: &[Vec<String>]) -> String {
@@ -57,57 +55,39 @@ pub fn help() -> String {
     )
 }
 
-/// `Ann (black) vs Bob (white)`, or the names alone before colours are assigned.
-pub fn players_of(summary: &GameSummary) -> String {
-    if summary.players.is_empty() {
-        return "-".to_string();
-    }
-    summary
-        .players
-        .iter()
-        .map(|(name, colour)| match colour {
-            Some(colour) => format!("{name} ({colour})"),
-            None => name.clone(),
-        })
-        .collect::<Vec<_>>()
-        .join(" vs ")
-}
-
-/// `Bob (white)` for the player to move, `-` when nobody is.
-fn turn_of(summary: &GameSummary) -> String {
-    let Some(colour) = summary.to_move else {
-        return "-".to_string();
-    };
-    match summary.players.iter().find(|(_, c)| *c == Some(colour)) {
-        Some((name, _)) => format!("{name} ({colour})"),
-        None => colour.to_string(),
-    }
-}
-
-/// The `games` table: live games by id, then the finished ones kept.
-pub fn games(live: &[GameSummary], finished: &[GameSummary], now: Instant) -> String {
-    if live.is_empty() && finished.is_empty() {
+/// The `games` table: every front end's games, live ones first, each row naming its
+/// front end.
+pub fn games(rows: &[(&str, GameRow)]) -> String {
+    if rows.is_empty() {
         return "no games".to_string();
     }
-    let rows: Vec<Vec<String>> = live
+    let rows: Vec<Vec<String>> = rows
         .iter()
-        .chain(finished)
-        .map(|g| {
+        .map(|(front_end, g)| {
             vec![
-                g.id.to_string(),
-                g.status.to_string(),
-                players_of(g),
-                g.size.map_or("-".to_string(), |n| format!("{n}x{n}")),
+                g.id.clone(),
+                (*front_end).to_string(),
+                g.status.clone(),
+                g.players.clone(),
+                g.size.clone(),
                 g.moves.to_string(),
-                turn_of(g),
-                duration(now.saturating_duration_since(g.opened)),
-                g.result.clone().unwrap_or_else(|| "-".to_string()),
+                g.turn.clone(),
+                duration(g.age),
+                g.result.clone(),
             ]
         })
         .collect();
     table(
         &[
-            "ID", "STATUS", "PLAYERS", "SIZE", "MOVES", "TURN", "AGE", "RESULT",
+            "ID",
+            "FRONT END",
+            "STATUS",
+            "PLAYERS",
+            "SIZE",
+            "MOVES",
+            "TURN",
+            "AGE",
+            "RESULT",
         ],
         &rows,
     )
@@ -117,10 +97,12 @@ pub fn games(live: &[GameSummary], finished: &[GameSummary], now: Instant) -> St
 #[derive(Clone, Debug)]
 pub struct PlayerRow {
     pub name: Option<String>,
+    /// The front end it is connected to.
+    pub front_end: &'static str,
     pub peer: SocketAddr,
     /// `awaiting handshake`, `no game`, or its game's status.
     pub state: String,
-    pub game: Option<GameId>,
+    pub game: Option<String>,
     pub connected: Duration,
     pub lines_in: u64,
     pub lines_out: u64,
@@ -137,13 +119,14 @@ pub fn players(rows: &[PlayerRow]) -> String {
         .map(|p| {
             vec![
                 p.name.clone().unwrap_or_else(|| "-".to_string()),
+                p.front_end.to_string(),
                 p.peer.to_string(),
                 if p.traced {
                     format!("{}, traced", p.state)
                 } else {
                     p.state.clone()
                 },
-                p.game.map_or("-".to_string(), |g| g.to_string()),
+                p.game.clone().unwrap_or_else(|| "-".to_string()),
                 duration(p.connected),
                 p.lines_in.to_string(),
                 p.lines_out.to_string(),
@@ -151,105 +134,18 @@ pub fn players(rows: &[PlayerRow]) -> String {
         })
         .collect();
     table(
-        &["NAME", "PEER", "STATE", "GAME", "CONNECTED", "IN", "OUT"],
+        &[
+            "NAME",
+            "FRONT END",
+            "PEER",
+            "STATE",
+            "GAME",
+            "CONNECTED",
+            "IN",
+            "OUT",
+        ],
         &rows,
     )
-}
-
-/// What a `players` row says a connection is doing.
-pub fn player_state(name: Option<&str>, status: Option<GameStatus>) -> String {
-    match (name, status) {
-        (None, _) => "awaiting handshake".to_string(),
-        (Some(_), None) => "no game".to_string(),
-        (Some(_), Some(status)) => status.to_string(),
-    }
-}
-
-/// The last move as read from a game record: its colour and point (`None` for a pass).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct LastMove {
-    pub colour: Colour,
-    /// (row from the top, column), or `None` for a pass.
-    pub point: Option<(usize, usize)>,
-}
-
-/// The last move of an SGF record written by `game::record`.
-pub fn last_move(sgf: &str) -> Option<LastMove> {
-    sgf.lines().rev().find_map(|line| {
-        let line = line.trim_end().trim_end_matches(')');
-        let rest = line.strip_prefix(';')?;
-        let (colour, rest) = match rest.as_bytes().first()? {
-            b'B' => (Colour::Black, &rest[1..]),
-            b'W' => (Colour::White, &rest[1..]),
-            _ => return None,
-        };
-        let vertex = rest.strip_prefix('[')?.strip_suffix(']')?;
-        let point = match vertex.as_bytes() {
-            [] => None,
-            [col, row] => Some((sgf_number(*row)?, sgf_number(*col)?)),
-            _ => return None,
-        };
-        Some(LastMove { colour, point })
-    })
-}
-
-fn sgf_number(c: u8) -> Option<usize> {
-    match c {
-        b'a'..=b'z' => Some(usize::from(c - b'a')),
-        b'A'..=b'Z' => Some(usize::from(c - b'A') + 26),
-        _ => None,
-    }
-}
-
-/// A point as Go players read it: column letter (no I) and row number from the bottom.
-pub fn coordinate(row: usize, col: usize, size: usize) -> String {
-    let letters = "ABCDEFGHJKLMNOPQRSTUVWXYZ";
-    let letter = letters.chars().nth(col).unwrap_or('?');
-    format!("{letter}{}", size.saturating_sub(row))
-}
-
-/// The `board` report: a heading, the drawn board, last move, turn, captures, score.
-pub fn board(view: &GameView) -> String {
-    let g = &view.summary;
-    let mut text = format!("game {}: {}", g.id, players_of(g));
-    if let Some(n) = g.size {
-        let _ = write!(text, ", {n}x{n}");
-    }
-    let plural = if g.moves == 1 { "" } else { "s" };
-    let _ = write!(text, ", {}, {} move{plural}", g.status, g.moves);
-    let Some(drawing) = &view.board else {
-        let _ = write!(text, "\nno board yet ({})", g.status);
-        return text;
-    };
-    let _ = write!(text, "\n{drawing}");
-    let size = g.size.unwrap_or(0);
-    let last = view.sgf.as_deref().and_then(last_move);
-    let _ = match last {
-        None => write!(text, "\nlast move: none yet"),
-        Some(LastMove {
-            colour,
-            point: None,
-        }) => write!(text, "\nlast move: {colour} passed"),
-        Some(LastMove {
-            colour,
-            point: Some((row, col)),
-        }) => write!(
-            text,
-            "\nlast move: {colour} {} (index {}), shown in ( )",
-            coordinate(row, col, size),
-            row * size + col
-        ),
-    };
-    let _ = write!(text, "\nto move: {}", turn_of(g));
-    let (black, white) = view.captures;
-    let _ = write!(text, "\ncaptures: black {black}, white {white}");
-    if let Some((black, white)) = &view.score {
-        let _ = write!(
-            text,
-            "\narea score so far: black {black}, white {white} (komi included)"
-        );
-    }
-    text
 }
 
 /// What `stats` reports.
@@ -289,17 +185,23 @@ pub fn stats(s: &Stats) -> String {
 mod tests {
     use super::*;
 
-    fn summary(id: u32) -> GameSummary {
-        let mut g = GameSummary::new(GameId(id));
-        g.status = GameStatus::Playing;
-        g.players = vec![
-            ("Ann".into(), Some(Colour::Black)),
-            ("Bob".into(), Some(Colour::White)),
-        ];
-        g.size = Some(5);
-        g.moves = 3;
-        g.to_move = Some(Colour::White);
-        g
+    fn row(id: &str, status: &str, result: &str) -> GameRow {
+        GameRow {
+            id: id.into(),
+            live: status != "finished",
+            status: status.into(),
+            players: "Ann (black) vs Bob (white)".into(),
+            size: "5x5".into(),
+            moves: 3,
+            turn: if status == "playing" {
+                "Bob (white)"
+            } else {
+                "-"
+            }
+            .into(),
+            age: Duration::from_secs(65),
+            result: result.into(),
+        }
     }
 
     #[test]
@@ -323,30 +225,28 @@ mod tests {
     }
 
     #[test]
-    fn games_rows_show_players_turn_and_result() {
-        let g = summary(1);
-        let now = g.opened + Duration::from_secs(65);
-        let mut done = summary(2);
-        done.status = GameStatus::Finished;
-        done.to_move = None;
-        done.result = Some("Ann wins".into());
-        done.opened = g.opened;
+    fn games_rows_name_their_front_end() {
+        let rows = [
+            ("go", row("1", "playing", "-")),
+            ("go", row("2", "finished", "Ann wins")),
+        ];
         assert_eq!(
-            games(&[g], &[done], now),
-            "ID  STATUS    PLAYERS                     SIZE  MOVES  TURN         AGE    RESULT\n\
-             1   playing   Ann (black) vs Bob (white)  5x5   3      Bob (white)  1m05s  -\n\
-             2   finished  Ann (black) vs Bob (white)  5x5   3      -            1m05s  Ann wins"
+            games(&rows),
+            "ID  FRONT END  STATUS    PLAYERS                     SIZE  MOVES  TURN         AGE    RESULT\n\
+             1   go         playing   Ann (black) vs Bob (white)  5x5   3      Bob (white)  1m05s  -\n\
+             2   go         finished  Ann (black) vs Bob (white)  5x5   3      -            1m05s  Ann wins"
         );
-        assert_eq!(games(&[], &[], now), "no games");
+        assert_eq!(games(&[]), "no games");
     }
 
     #[test]
     fn players_rows() {
         let row = PlayerRow {
             name: Some("Ann".into()),
+            front_end: "go",
             peer: "127.0.0.1:5000".parse().unwrap(),
-            state: player_state(Some("Ann"), Some(GameStatus::Playing)),
-            game: Some(GameId(1)),
+            state: "playing".into(),
+            game: Some("1".into()),
             connected: Duration::from_secs(3),
             lines_in: 4,
             lines_out: 6,
@@ -354,54 +254,9 @@ mod tests {
         };
         assert_eq!(
             players(&[row]),
-            "NAME  PEER            STATE            GAME  CONNECTED  IN  OUT\n\
-             Ann   127.0.0.1:5000  playing, traced  1     3s         4   6"
+            "NAME  FRONT END  PEER            STATE            GAME  CONNECTED  IN  OUT\n\
+             Ann   go         127.0.0.1:5000  playing, traced  1     3s         4   6"
         );
-        assert_eq!(player_state(None, None), "awaiting handshake");
-        assert_eq!(player_state(Some("Bob"), None), "no game");
-    }
-
-    #[test]
-    fn last_move_comes_from_the_record() {
-        let sgf = "(;FF[4]GM[1]SZ[5]\n;B[cc]\n;W[da])\n";
-        assert_eq!(
-            last_move(sgf),
-            Some(LastMove {
-                colour: Colour::White,
-                point: Some((0, 3))
-            })
-        );
-        assert_eq!(
-            last_move("(;FF[4]SZ[5]\n;B[])\n"),
-            Some(LastMove {
-                colour: Colour::Black,
-                point: None
-            })
-        );
-        assert_eq!(last_move("(;FF[4]SZ[5]PB[Ann])\n"), None);
-        assert_eq!(coordinate(0, 3, 5), "D5");
-        assert_eq!(coordinate(8, 8, 9), "J1");
-    }
-
-    #[test]
-    fn board_report_surrounds_the_drawing() {
-        let view = GameView {
-            summary: summary(1),
-            board: Some("DRAWING".into()),
-            captures: (1, 0),
-            score: Some(("3".into(), "2".into())),
-            sgf: Some("(;SZ[5]\n;B[cc]\n;W[aa]\n;B[bc])\n".into()),
-        };
-        assert_eq!(
-            board(&view),
-            "game 1: Ann (black) vs Bob (white), 5x5, playing, 3 moves\nDRAWING\n\
-             last move: black B3 (index 11), shown in ( )\nto move: Bob (white)\n\
-             captures: black 1, white 0\narea score so far: black 3, white 2 (komi included)"
-        );
-        let mut waiting = view.clone();
-        waiting.board = None;
-        waiting.summary.status = GameStatus::WaitingForConfig;
-        assert!(board(&waiting).ends_with("\nno board yet (waiting for config)"));
     }
 
     #[test]

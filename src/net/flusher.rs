@@ -3,7 +3,6 @@
 //! Output normally leaves in the caller's own `send`; only a client whose kernel
 //! buffers are full ends up here, so this list is almost always empty.
 
-use super::outbox::{FlushState, Outbox};
 use crossbeam_channel::{Receiver, RecvTimeoutError};
 use parking_lot::Mutex;
 use std::sync::Weak;
@@ -12,15 +11,30 @@ use std::time::{Duration, Instant};
 /// How often queued output is retried.
 const RETRY_EVERY: Duration = Duration::from_millis(50);
 
+/// What a retry of queued output found.
+#[derive(Debug, PartialEq, Eq)]
+pub enum FlushState {
+    /// Nothing left to send (or the connection is closed): stop watching it.
+    Done,
+    /// Some output is still queued: retry later.
+    Pending,
+}
+
+/// Output that could not all be sent at once (an outbox).
+pub trait Retry: Send + Sync {
+    /// Sends what the kernel takes now; says whether anything is left.
+    fn retry(&self, now: Instant) -> FlushState;
+}
+
 /// Outboxes with queued output.
 #[derive(Default)]
 pub struct Flusher {
-    watched: Mutex<Vec<Weak<Outbox>>>,
+    watched: Mutex<Vec<Weak<dyn Retry>>>,
 }
 
 impl Flusher {
     /// Adds an outbox to retry until its queue is empty.
-    pub fn watch(&self, outbox: Weak<Outbox>) {
+    pub fn watch(&self, outbox: Weak<dyn Retry>) {
         self.watched.lock().push(outbox);
     }
 
@@ -39,11 +53,11 @@ impl Flusher {
         // Take the list so no lock is held while flushing (an outbox may re-register).
         let watched = std::mem::take(&mut *self.watched.lock());
         let now = Instant::now();
-        let still_pending: Vec<Weak<Outbox>> = watched
+        let still_pending: Vec<Weak<dyn Retry>> = watched
             .into_iter()
             .filter(|weak| {
                 weak.upgrade()
-                    .is_some_and(|outbox| outbox.flush(now) == FlushState::Pending)
+                    .is_some_and(|outbox| outbox.retry(now) == FlushState::Pending)
             })
             .collect();
         self.watched.lock().extend(still_pending);

@@ -7,7 +7,7 @@
 //! [`OutboxLimits::max_pending_bytes`] pile up, is disconnected: its socket is shut
 //! down, which wakes its reader thread, which reports the disconnect like any other.
 
-use super::flusher::Flusher;
+use super::flusher::{FlushState, Flusher, Retry};
 use parking_lot::Mutex;
 use std::io;
 use std::net::{Shutdown, TcpStream};
@@ -36,15 +36,6 @@ impl Default for OutboxLimits {
 /// The connection is closed; nothing more can be sent on it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Closed;
-
-/// What a retry of queued output found.
-#[derive(Debug, PartialEq, Eq)]
-pub enum FlushState {
-    /// Nothing left to send (or the connection is closed): stop watching it.
-    Done,
-    /// Some output is still queued: retry later.
-    Pending,
-}
 
 struct State {
     /// Bytes accepted from the caller that the kernel has not taken yet.
@@ -113,7 +104,8 @@ impl Outbox {
         }
         if !state.pending.is_empty() && !state.watched {
             state.watched = true;
-            self.flusher.watch(self.me.clone());
+            let me: Weak<dyn Retry> = self.me.clone();
+            self.flusher.watch(me);
         }
         Ok(())
     }
@@ -189,6 +181,12 @@ impl Outbox {
         if state.pending.capacity() > 4096 && state.pending.is_empty() {
             state.pending = Vec::new();
         }
+    }
+}
+
+impl Retry for Outbox {
+    fn retry(&self, now: Instant) -> FlushState {
+        self.flush(now)
     }
 }
 

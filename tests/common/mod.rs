@@ -2,6 +2,7 @@
 //! line-oriented test client that asserts exact lines.
 #![allow(dead_code)]
 
+use goserver::frontend::FrontEnd;
 use goserver::server::Server;
 use goserver::settings::Settings;
 use goserver::shutdown::Shutdown;
@@ -43,6 +44,11 @@ impl TestServer {
 
     pub fn connect(&self) -> Client {
         Client::connect(self.addr)
+    }
+
+    /// The GO! front end (the only one a `TestServer` serves).
+    pub fn go(&self) -> &Arc<dyn FrontEnd> {
+        &self.server.front_ends()[0]
     }
 
     /// Triggers the graceful shutdown and waits for `run` to return.

@@ -1,9 +1,9 @@
 //! Playing: moves and passes checked in order, EXIT, answers to REQUEST_REMATCH.
 
 use super::{Phase, Table, state_of};
-use crate::game::Departure;
+use crate::frontend::go::event::{Departure, EXIT_REASON};
+use crate::frontend::go::protocol::{GameId, ServerMessage};
 use crate::go::{Move, Point};
-use crate::protocol::{GameId, ServerMessage};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
@@ -47,7 +47,7 @@ impl Table {
         match game.play(colour, mv) {
             Err(illegal) => self.refuse_move(seat, illegal.to_string()),
             Ok(report) => {
-                let limit = self.settings.moves_per_point * size * size;
+                let limit = self.shared.settings.moves_per_point * size * size;
                 let at_limit = game.moves().len() >= limit;
                 let message = ServerMessage::AcknowledgeMove {
                     game_id: self.id,
@@ -56,7 +56,7 @@ impl Table {
                     state: state_of(game, report.game_over || at_limit),
                 };
                 self.conn(seat).accepted();
-                self.lobby.counters.moves.fetch_add(1, Ordering::Relaxed);
+                self.shared.counters.moves.fetch_add(1, Ordering::Relaxed);
                 self.send_all_from(seat, &message);
                 if report.game_over {
                     self.finish_by_score("Both players passed");
@@ -117,7 +117,7 @@ impl Table {
         let conn = Arc::clone(self.conn(seat));
         conn.accepted();
         self.leave(seat, &Departure::Exited);
-        conn.close(crate::game::EXIT_REASON);
+        conn.close(EXIT_REASON);
     }
 
     pub(super) fn answer_rematch(&mut self, seat: usize, yes: bool) {

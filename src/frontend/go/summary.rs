@@ -1,9 +1,20 @@
-//! What a game publishes for the operator console.
+//! What GO! games publish for the operator console: a summary after every event, a
+//! detailed view on request, and the front end's counters.
 
-use crate::go::Colour;
-use crate::protocol::GameId;
+use super::protocol::GameId;
+use crate::go::{Colour, PlayedMove};
 use std::fmt;
+use std::sync::atomic::AtomicU64;
 use std::time::Instant;
+
+/// Live counters for the console's `stats`.
+#[derive(Default)]
+pub struct Counters {
+    /// Moves (passes included) accepted since start.
+    pub moves: AtomicU64,
+    /// Games that have ended since start.
+    pub games_finished: AtomicU64,
+}
 
 /// Where a game is in its life.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -76,6 +87,8 @@ pub struct GameView {
     pub summary: GameSummary,
     /// The board drawn with coordinates, last move marked, once configured.
     pub board: Option<String>,
+    /// The last move of the current round, if any.
+    pub last_move: Option<PlayedMove>,
     /// Stones captured by black and by white.
     pub captures: (usize, usize),
     /// Area score so far (black, white), as the protocol writes it.

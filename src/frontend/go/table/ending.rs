@@ -2,10 +2,10 @@
 //! shutdown; and what every ending does (GAME_FINISHED, the record, the log).
 
 use super::{GameConfig, Phase, Table, deadline_in, random_colour, sgf_colour};
-use crate::game::Departure;
-use crate::game::record::{self, RecordInfo};
+use crate::frontend::go::event::Departure;
+use crate::frontend::go::protocol::ServerMessage;
+use crate::frontend::go::record::{self, RecordInfo};
 use crate::go::{self, Colour};
-use crate::protocol::ServerMessage;
 
 impl Table {
     /// The game ends on the board: area score, GAME_FINISHED, REQUEST_REMATCH.
@@ -37,7 +37,7 @@ impl Table {
         self.announce_end(winner, message, &result);
         self.send_all(&ServerMessage::RequestRematch);
         self.phase = Phase::RematchPending;
-        self.deadline = deadline_in(self.settings.rematch_timeout);
+        self.deadline = deadline_in(self.shared.settings.rematch_timeout);
     }
 
     /// A player left: in play the other wins; before the start the game re-forms.
@@ -65,15 +65,15 @@ impl Table {
                     });
                 }
                 let departed = self.seats.remove(seat);
-                self.lobby.unseat(self.id, departed.player.conn.id);
+                self.seating.unseat(self.id, departed.player.conn.id);
                 if seat == 0 {
                     // The leader is gone before the start: its partner, if any, is
                     // matched anew (a waiting game, or a new one it leads).
                     if let Some(partner) = self.seats.pop() {
-                        self.lobby.reseat(partner.player);
+                        self.seating.reseat(partner.player);
                     }
                     self.phase = Phase::Over;
-                } else if self.lobby.requeue(self.id, &self.seats[0].player) {
+                } else if self.seating.requeue(self.id, &self.seats[0].player) {
                     // The leader joined another game waiting for a partner.
                     self.seats.clear();
                     self.phase = Phase::Over;
@@ -101,7 +101,7 @@ impl Table {
             Phase::Gathering => {
                 let random = random_colour();
                 self.config = Some(GameConfig {
-                    size: self.settings.default_board_size(),
+                    size: self.shared.settings.default_board_size(),
                     leader_colour: random,
                     defaulted: true,
                 });
@@ -113,7 +113,7 @@ impl Table {
             Phase::Playing => {
                 let Some(game) = &self.game else { return };
                 let late = game.to_move();
-                let seconds = self.settings.move_timeout.map_or(0, |t| t.as_secs());
+                let seconds = self.shared.settings.move_timeout.map_or(0, |t| t.as_secs());
                 let message = format!(
                     "{} did not move within {seconds} s: {} wins",
                     self.name_of(late),
@@ -152,7 +152,7 @@ impl Table {
         log::info!("game {} finished: {message}", self.id);
         let text = record::sgf(game, &self.record_info(result));
         // The record is on disk before the players hear the game has ended.
-        if let Some(dir) = &self.settings.records {
+        if let Some(dir) = &self.shared.settings.records {
             match record::write(dir, self.id.0, self.round, &text) {
                 Ok(path) => log::info!("game {}: record written to {}", self.id, path.display()),
                 Err(e) => log::warn!(

@@ -1,27 +1,28 @@
-//! Matchmaking: who is connected under which granted name, which games wait for a
-//! partner, and which game each client sits in. All of it under one
+//! Matchmaking for GO!: who is connected under which granted name, which games wait
+//! for a partner, and which game each client sits in. All of it under one
 //! `parking_lot::Mutex`, held only for bookkeeping: never across socket I/O or a
 //! blocking call. Messages to clients are sent by the game loops, in the order their
 //! inboxes receive events; the lobby only puts events into those inboxes.
+//!
+//! The lobby starts game loops and serves them as their [`Seating`]: the loops know it
+//! only through that trait.
 //!
 //! `parking_lot` locks do not poison: a panic while the lock is held (none is
 //! reachable: the code under it only touches maps) would leave the maps as they were
 //! at the panic, which is still consistent enough for the other games to go on.
 
-use crate::game::{self, EXIT_REASON, GameEvent, GameStatus, GameSummary, Player};
+use super::event::{EXIT_REASON, GameEvent, KICK_REASON, Player};
+use super::protocol::{ClientCommand, GameId, ParseError, ServerMessage};
+use super::summary::{GameStatus, GameSummary};
+use super::table::{self, Seating, Shared};
 use crate::net::{ConnId, Connection};
-use crate::protocol::GameId;
-use crate::protocol::{ClientCommand, ParseError, ServerMessage};
-use crate::settings::Settings;
 use crossbeam_channel::Sender;
 use parking_lot::Mutex;
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Weak};
 use std::thread::JoinHandle;
 use std::time::Instant;
-
-use crate::shutdown::Shutdown;
 
 /// How many finished games the console can still list.
 const FINISHED_KEPT: usize = 200;
@@ -60,24 +61,13 @@ struct LobbyState {
     threads: Vec<JoinHandle<()>>,
 }
 
-/// Live counters for the console's `stats`.
-#[derive(Default)]
-pub struct Counters {
-    /// Moves (passes included) accepted since start.
-    pub moves: AtomicU64,
-    /// Games that have ended since start.
-    pub games_finished: AtomicU64,
-}
-
 /// The matchmaking registry. Shared by every connection thread and game loop.
 pub struct Lobby {
     state: Mutex<LobbyState>,
-    /// The server's settings, for the games it starts.
-    pub settings: Arc<Settings>,
-    /// The server's shutdown, for the games it starts.
-    pub shutdown: Shutdown,
-    /// Counters for the console.
-    pub counters: Counters,
+    /// Itself, for the game loops it starts (they hold it as their `Seating`).
+    me: Weak<Lobby>,
+    /// What the games it starts share: settings, shutdown, counters.
+    pub shared: Shared,
 }
 
 /// Why a HANDSHAKE was refused.
@@ -102,16 +92,15 @@ impl std::fmt::Display for HandshakeRefused {
 }
 
 impl Lobby {
-    /// An empty lobby.
-    pub fn new(settings: Arc<Settings>, shutdown: Shutdown) -> Arc<Lobby> {
-        Arc::new(Lobby {
+    /// An empty lobby whose games share `shared`.
+    pub fn new(shared: Shared) -> Arc<Lobby> {
+        Arc::new_cyclic(|me| Lobby {
             state: Mutex::new(LobbyState {
                 next_game_id: 1,
                 ..LobbyState::default()
             }),
-            settings,
-            shutdown,
-            counters: Counters::default(),
+            me: me.clone(),
+            shared,
         })
     }
 
@@ -136,12 +125,8 @@ impl Lobby {
     /// # Errors
     ///
     /// When the client already sits in a game, or the server is stopping.
-    pub fn handshake(
-        self: &Arc<Self>,
-        conn: &Arc<Connection>,
-        wanted: &str,
-    ) -> Result<(), HandshakeRefused> {
-        if self.shutdown.is_triggered() {
+    pub fn handshake(&self, conn: &Arc<Connection>, wanted: &str) -> Result<(), HandshakeRefused> {
+        if self.shared.shutdown.is_triggered() {
             return Err(HandshakeRefused::ShuttingDown);
         }
         let new_game = {
@@ -167,11 +152,7 @@ impl Lobby {
     }
 
     /// Has a client's line handled: by its game if it sits in one, else here.
-    pub fn dispatch(
-        self: &Arc<Self>,
-        conn: &Arc<Connection>,
-        command: Result<ClientCommand, ParseError>,
-    ) {
+    pub fn dispatch(&self, conn: &Arc<Connection>, command: Result<ClientCommand, ParseError>) {
         let line = GameEvent::Line {
             from: Arc::clone(conn),
             command,
@@ -183,7 +164,7 @@ impl Lobby {
 
     /// Puts `event` into the inbox of the game `conn` sits in; gives it back when the
     /// client sits in no game. The send happens under the lock, so once
-    /// [`Lobby::close_game`] has run no event can reach that game any more: the game
+    /// [`Seating::close_game`] has run no event can reach that game any more: the game
     /// answers everything it was sent before it ends.
     fn forward(&self, conn: ConnId, event: GameEvent) -> Result<(), GameEvent> {
         let state = self.state.lock();
@@ -202,7 +183,7 @@ impl Lobby {
     /// Answers a line from a client that sits in no game: HANDSHAKE seats it, EXIT
     /// closes its connection, anything else is refused with what to do instead.
     pub fn answer_unseated(
-        self: &Arc<Self>,
+        &self,
         conn: &Arc<Connection>,
         command: Result<ClientCommand, ParseError>,
     ) {
@@ -232,40 +213,8 @@ impl Lobby {
             .forward(conn.id, GameEvent::Kick(Arc::clone(conn)))
             .is_err()
         {
-            conn.close(game::KICK_REASON);
+            conn.close(KICK_REASON);
         }
-    }
-
-    /// Seats again a player (who keeps its name) whose game broke up before it
-    /// started, e.g. because its leader left: like a handshake, it joins the oldest
-    /// waiting game, or leads a new one when none waits. Nobody is stranded.
-    pub fn reseat(self: &Arc<Self>, player: Player) {
-        let new_game = {
-            let mut state = self.state.lock();
-            self.seat_locked(&mut state, player)
-        };
-        self.start_thread(new_game);
-    }
-
-    /// A leader whose partner left before the start: if another game waits for a
-    /// partner, the leader joins it (its own game ends: returns true); else its game
-    /// goes back to the head of the queue (returns false).
-    pub fn requeue(&self, id: GameId, leader: &Player) -> bool {
-        let mut state = self.state.lock();
-        state.waiting.retain(|g| *g != id);
-        while let Some(other) = state.waiting.pop_front() {
-            let joined = state
-                .games
-                .get(&other)
-                .is_some_and(|entry| entry.inbox.send(GameEvent::Join(leader.clone())).is_ok());
-            if joined {
-                set_game(&mut state, leader.conn.id, Some(other));
-                return true;
-            }
-        }
-        state.waiting.push_front(id);
-        set_game(&mut state, leader.conn.id, Some(id));
-        false
     }
 
     /// Seats a player: joins the oldest waiting game, or (when none waits) opens a
@@ -312,7 +261,7 @@ impl Lobby {
         })
     }
 
-    fn start_thread(self: &Arc<Self>, new_game: Option<NewGame>) {
+    fn start_thread(&self, new_game: Option<NewGame>) {
         let Some(NewGame {
             id,
             events,
@@ -321,7 +270,9 @@ impl Lobby {
         else {
             return;
         };
-        match game::spawn(id, Arc::clone(self), events, summary) {
+        let Some(me) = self.me.upgrade() else { return };
+        let seating: Arc<dyn Seating> = me;
+        match table::spawn(id, seating, self.shared.clone(), events, summary) {
             Ok(handle) => {
                 let mut state = self.state.lock();
                 state.threads.retain(|t| !t.is_finished());
@@ -329,7 +280,7 @@ impl Lobby {
             }
             Err(e) => {
                 log::error!("could not start a thread for game {id}: {e}");
-                for conn in self.abandon(id) {
+                for conn in self.remove_game(id) {
                     conn.close("the server could not start a game thread");
                 }
             }
@@ -341,32 +292,6 @@ impl Lobby {
         let state = self.state.lock();
         let entry = state.clients.get(&conn)?;
         entry.game.is_none().then_some(entry.free_since)
-    }
-
-    /// Takes a game that has not started off the waiting queue (its partner has
-    /// arrived, or it is ending).
-    pub fn stop_waiting(&self, id: GameId) {
-        self.state.lock().waiting.retain(|g| *g != id);
-    }
-
-    /// Frees `conn`'s seat in game `id` (if it still sits there), e.g. a partner who
-    /// left before the start.
-    pub fn unseat(&self, id: GameId, conn: ConnId) {
-        let mut state = self.state.lock();
-        if state.clients.get(&conn).and_then(|c| c.game) == Some(id) {
-            set_game(&mut state, conn, None);
-        }
-    }
-
-    /// Removes an ended game: nobody sits in it any more, and its summary is kept
-    /// for the console. After this no event can reach its inbox.
-    pub fn close_game(&self, id: GameId) {
-        self.remove_game(id);
-    }
-
-    /// Removes a game whose loop died, returning the connections that sat in it.
-    pub fn abandon(&self, id: GameId) -> Vec<Arc<Connection>> {
-        self.remove_game(id)
     }
 
     /// The one way a game leaves the lobby: off the queue and the registry, its
@@ -381,7 +306,10 @@ impl Lobby {
             while state.finished.len() > FINISHED_KEPT {
                 state.finished.pop_front();
             }
-            self.counters.games_finished.fetch_add(1, Ordering::Relaxed);
+            self.shared
+                .counters
+                .games_finished
+                .fetch_add(1, Ordering::Relaxed);
         }
         let now = Instant::now();
         state
@@ -453,6 +381,66 @@ impl Lobby {
     }
 }
 
+impl Seating for Lobby {
+    /// Seats again a player (who keeps its name) whose game broke up before it
+    /// started, e.g. because its leader left: like a handshake, it joins the oldest
+    /// waiting game, or leads a new one when none waits. Nobody is stranded.
+    fn reseat(&self, player: Player) {
+        let new_game = {
+            let mut state = self.state.lock();
+            self.seat_locked(&mut state, player)
+        };
+        self.start_thread(new_game);
+    }
+
+    /// A leader whose partner left before the start: if another game waits for a
+    /// partner, the leader joins it (its own game ends: returns true); else its game
+    /// goes back to the head of the queue (returns false).
+    fn requeue(&self, id: GameId, leader: &Player) -> bool {
+        let mut state = self.state.lock();
+        state.waiting.retain(|g| *g != id);
+        while let Some(other) = state.waiting.pop_front() {
+            let joined = state
+                .games
+                .get(&other)
+                .is_some_and(|entry| entry.inbox.send(GameEvent::Join(leader.clone())).is_ok());
+            if joined {
+                set_game(&mut state, leader.conn.id, Some(other));
+                return true;
+            }
+        }
+        state.waiting.push_front(id);
+        set_game(&mut state, leader.conn.id, Some(id));
+        false
+    }
+
+    /// Takes a game that has not started off the waiting queue (its partner has
+    /// arrived, or it is ending).
+    fn stop_waiting(&self, id: GameId) {
+        self.state.lock().waiting.retain(|g| *g != id);
+    }
+
+    /// Frees `conn`'s seat in game `id` (if it still sits there), e.g. a partner who
+    /// left before the start.
+    fn unseat(&self, id: GameId, conn: ConnId) {
+        let mut state = self.state.lock();
+        if state.clients.get(&conn).and_then(|c| c.game) == Some(id) {
+            set_game(&mut state, conn, None);
+        }
+    }
+
+    /// Removes an ended game: nobody sits in it any more, and its summary is kept
+    /// for the console. After this no event can reach its inbox.
+    fn close_game(&self, id: GameId) -> Vec<Arc<Connection>> {
+        self.remove_game(id)
+    }
+
+    /// A line sent to a game that has ended meanwhile: handled where its client is now.
+    fn redispatch(&self, from: &Arc<Connection>, command: Result<ClientCommand, ParseError>) {
+        self.dispatch(from, command);
+    }
+}
+
 /// A game opened under the lock, whose loop is started after it is released.
 struct NewGame {
     id: GameId,
@@ -495,12 +483,16 @@ mod tests {
     use super::*;
     use crate::net::OutboxLimits;
     use crate::net::flusher::Flusher;
+    use crate::settings::Settings;
+    use crate::shutdown::Shutdown;
+    use std::io::{BufRead, BufReader};
     use std::net::{TcpListener, TcpStream};
+    use std::time::Duration;
 
     #[test]
     fn a_handshake_during_shutdown_is_refused_with_a_reason() {
         let shutdown = Shutdown::new();
-        let lobby = Lobby::new(Arc::new(Settings::default()), shutdown.clone());
+        let lobby = Lobby::new(Shared::new(Arc::new(Settings::default()), shutdown.clone()));
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
         let _client = TcpStream::connect(listener.local_addr().expect("addr")).expect("connect");
         let (socket, peer) = listener.accept().expect("accept");
@@ -518,5 +510,57 @@ mod tests {
         assert_eq!(refused, HandshakeRefused::ShuttingDown);
         assert_eq!(refused.to_string(), "The server is shutting down");
         assert_eq!(lobby.games().0.len(), 0, "no game was opened");
+    }
+
+    /// A client socket and the server side of it, registered in the lobby.
+    fn client(
+        lobby: &Arc<Lobby>,
+        listener: &TcpListener,
+        id: u64,
+    ) -> (BufReader<TcpStream>, Arc<Connection>) {
+        let socket = TcpStream::connect(listener.local_addr().expect("addr")).expect("connect");
+        socket
+            .set_read_timeout(Some(Duration::from_secs(20)))
+            .expect("timeout");
+        let (server_side, peer) = listener.accept().expect("accept");
+        let conn = Connection::new(
+            ConnId(id),
+            server_side,
+            peer,
+            OutboxLimits::default(),
+            Arc::new(Flusher::default()),
+        )
+        .expect("connection");
+        lobby.connect(&conn);
+        (BufReader::new(socket), conn)
+    }
+
+    fn line(reader: &mut BufReader<TcpStream>) -> String {
+        let mut line = String::new();
+        reader.read_line(&mut line).expect("a line");
+        line.trim_end().to_string()
+    }
+
+    #[test]
+    fn a_panic_in_a_game_loop_ends_that_game_only() {
+        let lobby = Lobby::new(Shared::new(Arc::new(Settings::default()), Shutdown::new()));
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+        let (mut ann, ann_conn) = client(&lobby, &listener, 1);
+        let (mut bob, bob_conn) = client(&lobby, &listener, 2);
+        assert!(lobby.handshake(&ann_conn, "Ann").is_ok());
+        assert_eq!(line(&mut ann), "ACKNOWLEDGE_HANDSHAKE+1+1");
+        assert!(line(&mut ann).starts_with("REQUEST_CONFIG+"));
+        assert!(lobby.handshake(&bob_conn, "Bob").is_ok());
+        assert_eq!(line(&mut bob), "ACKNOWLEDGE_HANDSHAKE+1+0");
+
+        let inbox = lobby.game_inbox(GameId(1)).expect("game 1 is live");
+        assert!(inbox.send(GameEvent::Panic).is_ok());
+        let told = "GAME_FINISHED+1++0;0+Internal server error: the game was stopped";
+        assert_eq!(line(&mut ann), told);
+        assert_eq!(line(&mut bob), told);
+        // Both are free again, and the lobby still matches players.
+        assert!(lobby.free_since(ann_conn.id).is_some());
+        assert!(lobby.handshake(&ann_conn, "Ann").is_ok());
+        assert_eq!(line(&mut ann), "ACKNOWLEDGE_HANDSHAKE+2+1");
     }
 }

@@ -1,8 +1,8 @@
 //! What the console sees of a game: the published summary and a detailed view.
 
 use super::{Phase, Seat, Table};
-use crate::game::record;
-use crate::game::{GameStatus, GameView};
+use crate::frontend::go::record;
+use crate::frontend::go::summary::{GameStatus, GameView};
 use crate::go::{self, Colour, Move};
 
 impl Table {
@@ -51,12 +51,14 @@ impl Table {
             return GameView {
                 summary,
                 board: None,
+                last_move: None,
                 captures: (0, 0),
                 score: None,
                 sgf: None,
             };
         };
-        let last = game.last_move().and_then(|m| match m.mv {
+        let last_move = game.last_move();
+        let last = last_move.and_then(|m| match m.mv {
             Move::Play(point) => Some(point),
             Move::Pass => None,
         });
@@ -64,6 +66,7 @@ impl Table {
         GameView {
             summary,
             board: Some(game.board().render(last)),
+            last_move,
             captures: (game.captures(Colour::Black), game.captures(Colour::White)),
             score: Some((score.black_text(), score.white_text())),
             sgf: Some(record::sgf(game, &self.record_info(""))),

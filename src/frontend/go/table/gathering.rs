@@ -1,9 +1,9 @@
 //! Gathering: the players arrive, the leader configures, each round starts.
 
 use super::{GameConfig, Phase, Seat, Table, deadline_in, random_colour, state_of};
-use crate::game::Player;
+use crate::frontend::go::event::Player;
+use crate::frontend::go::protocol::{ColourChoice, GameId, ServerMessage};
 use crate::go::{self, Colour};
-use crate::protocol::{ColourChoice, GameId, ServerMessage};
 use std::time::{Instant, SystemTime};
 
 impl Table {
@@ -13,7 +13,7 @@ impl Table {
             // The lobby seats two players at most; should it ever seat a third, that
             // player gets a game of its own rather than being stranded.
             log::warn!("game {}: no free seat for {}", self.id, player.name);
-            self.lobby.reseat(player);
+            self.seating.reseat(player);
             return;
         }
         let _ = player.conn.send(&ServerMessage::AcknowledgeHandshake {
@@ -32,7 +32,7 @@ impl Table {
             colour: Colour::Black,
         });
         if is_leader {
-            self.deadline = deadline_in(self.settings.config_timeout);
+            self.deadline = deadline_in(self.shared.settings.config_timeout);
             self.request_config();
         } else if self.config.is_some() {
             self.start();
@@ -43,7 +43,7 @@ impl Table {
         let message = format!(
             "Game {id}: please send SET_CONFIG, game id {id}, colour (0 random, 1 black, 2 white), board size (2 to {max}), joined by plus signs",
             id = self.id,
-            max = self.settings.max_board_size
+            max = self.shared.settings.max_board_size
         );
         self.send(0, &ServerMessage::RequestConfig { message });
     }
@@ -55,7 +55,7 @@ impl Table {
         colour: ColourChoice,
         size: u32,
     ) {
-        let max = self.settings.max_board_size;
+        let max = self.shared.settings.max_board_size;
         let refusal = if seat != 0 {
             Some(format!(
                 "Only the leader of game {}, {}, sends SET_CONFIG",
@@ -114,7 +114,7 @@ impl Table {
     /// ACKNOWLEDGE_CONFIG to each.
     pub(super) fn start(&mut self) {
         let Some(config) = self.config else { return };
-        let game = match go::Game::new(config.size, self.settings.rules) {
+        let game = match go::Game::new(config.size, self.shared.settings.rules) {
             Ok(game) => game,
             Err(e) => {
                 log::error!("game {}: cannot start: {e}", self.id);
@@ -125,7 +125,7 @@ impl Table {
         self.seats[0].colour = config.leader_colour;
         self.seats[1].colour = config.leader_colour.opponent();
         self.game = Some(game);
-        self.lobby.stop_waiting(self.id);
+        self.seating.stop_waiting(self.id);
         self.begin_round();
         log::info!(
             "game {} started: {} ({}) vs {} ({}), {n}x{n}",
@@ -164,6 +164,6 @@ impl Table {
     }
 
     pub(super) fn move_deadline(&self) -> Option<Instant> {
-        deadline_in(self.settings.move_timeout)
+        deadline_in(self.shared.settings.move_timeout)
     }
 }

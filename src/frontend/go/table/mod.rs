@@ -9,16 +9,19 @@
 //! - `ending`: how a game ends (passes, the move limit, departures, clocks, shutdown);
 //! - `view`: what the console sees.
 
-use super::{Departure, GameEvent, GameSummary, Player};
+use super::event::{Departure, GameEvent, KICK_REASON, Player};
+use super::protocol::{ClientCommand, GameId, GameState, ParseError, ServerMessage};
+use super::summary::{Counters, GameSummary};
 use crate::go::{self, Colour};
-use crate::lobby::Lobby;
 use crate::net::{ConnId, Connection};
-use crate::protocol::{ClientCommand, GameId, GameState, ServerMessage};
 use crate::settings::Settings;
+use crate::shutdown::Shutdown;
 use crossbeam_channel::{Receiver, at, never, select};
 use parking_lot::Mutex;
+use std::io;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::Arc;
+use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant, SystemTime};
 
 mod ending;
@@ -26,20 +29,91 @@ mod gathering;
 mod playing;
 mod view;
 
+/// What a game loop asks of matchmaking. The lobby implements it; a game loop knows
+/// the lobby only through this trait, so the lobby can start game loops without the
+/// loops depending on it.
+pub trait Seating: Send + Sync {
+    /// Seats again a player whose game broke up before it started: it joins the
+    /// oldest waiting game, or leads a new one. Nobody is stranded.
+    fn reseat(&self, player: Player);
+
+    /// A leader whose partner left before the start: true when it joined another
+    /// waiting game (its own game ends), false when its game waits again.
+    fn requeue(&self, game: GameId, leader: &Player) -> bool;
+
+    /// Frees `conn`'s seat in `game`, e.g. a partner who left before the start.
+    fn unseat(&self, game: GameId, conn: ConnId);
+
+    /// Takes `game` off the queue of games waiting for a partner.
+    fn stop_waiting(&self, game: GameId);
+
+    /// Removes an ended game: no event reaches it any more and its players are free.
+    /// Returns the connections that sat in it.
+    fn close_game(&self, game: GameId) -> Vec<Arc<Connection>>;
+
+    /// Handles a line that reached the game after it ended, where its client is now.
+    fn redispatch(&self, from: &Arc<Connection>, command: Result<ClientCommand, ParseError>);
+}
+
+/// What every GO! game loop shares: the settings, the shutdown and the counters.
+#[derive(Clone)]
+pub struct Shared {
+    /// Read-only settings.
+    pub settings: Arc<Settings>,
+    /// The server's shutdown: every game ends when it fires.
+    pub shutdown: Shutdown,
+    /// Counters for the console.
+    pub counters: Arc<Counters>,
+}
+
+impl Shared {
+    /// Shared parts with fresh counters.
+    pub fn new(settings: Arc<Settings>, shutdown: Shutdown) -> Shared {
+        Shared {
+            settings,
+            shutdown,
+            counters: Arc::default(),
+        }
+    }
+}
+
+/// Stack size of a game loop thread.
+const GAME_STACK_BYTES: usize = 256 * 1024;
+
+/// Starts the loop of game `id` on its own thread, named `game-<id>`.
+///
+/// # Errors
+///
+/// When the thread cannot be created.
+pub fn spawn(
+    id: GameId,
+    seating: Arc<dyn Seating>,
+    shared: Shared,
+    events: Receiver<GameEvent>,
+    summary: Arc<Mutex<GameSummary>>,
+) -> io::Result<JoinHandle<()>> {
+    thread::Builder::new()
+        .name(format!("game-{id}"))
+        .stack_size(GAME_STACK_BYTES)
+        .spawn(move || run(id, &seating, shared, &events, summary))
+}
+
 /// Runs game `id` until it is over, then answers what is left in its inbox. A panic
 /// inside ends this game only: its players are told and freed.
-pub fn run(
+fn run(
     id: GameId,
-    lobby: Arc<Lobby>,
-    events: Receiver<GameEvent>,
+    seating: &Arc<dyn Seating>,
+    shared: Shared,
+    events: &Receiver<GameEvent>,
     summary: Arc<Mutex<GameSummary>>,
 ) {
     let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
-        Table::new(id, Arc::clone(&lobby), summary).serve(&events);
+        Table::new(id, Arc::clone(seating), shared, summary).serve(events);
     }));
+    let players = seating.close_game(id);
     if outcome.is_err() {
         log::error!("game {id}: internal error, game stopped");
-        for conn in lobby.abandon(id) {
+        for conn in players {
             let _ = conn.send(&ServerMessage::GameFinished {
                 game_id: id,
                 winner: None,
@@ -52,10 +126,10 @@ pub fn run(
     // The lobby no longer routes to this game; events already queued still get an answer.
     while let Ok(event) = events.try_recv() {
         match event {
-            GameEvent::Join(player) => lobby.reseat(player),
+            GameEvent::Join(player) => seating.reseat(player),
             // Sent while the game was ending: handled where the client now is.
-            GameEvent::Line { from, command } => lobby.dispatch(&from, command),
-            GameEvent::Kick(conn) => conn.close(super::KICK_REASON),
+            GameEvent::Line { from, command } => seating.redispatch(&from, command),
+            GameEvent::Kick(conn) => conn.close(KICK_REASON),
             GameEvent::Left { .. } | GameEvent::Inspect(_) => {}
             #[cfg(test)]
             GameEvent::Panic => {}
@@ -94,8 +168,8 @@ struct Seat {
 /// The state of one game, owned by its loop.
 struct Table {
     id: GameId,
-    lobby: Arc<Lobby>,
-    settings: Arc<Settings>,
+    seating: Arc<dyn Seating>,
+    shared: Shared,
     summary: Arc<Mutex<GameSummary>>,
     /// The leader first, then the partner.
     seats: Vec<Seat>,
@@ -113,11 +187,16 @@ struct Table {
 }
 
 impl Table {
-    fn new(id: GameId, lobby: Arc<Lobby>, summary: Arc<Mutex<GameSummary>>) -> Table {
+    fn new(
+        id: GameId,
+        seating: Arc<dyn Seating>,
+        shared: Shared,
+        summary: Arc<Mutex<GameSummary>>,
+    ) -> Table {
         Table {
             id,
-            settings: Arc::clone(&lobby.settings),
-            lobby,
+            seating,
+            shared,
             summary,
             seats: Vec::with_capacity(2),
             config: None,
@@ -132,7 +211,7 @@ impl Table {
 
     /// The loop: one event, timer or shutdown at a time, until the game is over.
     fn serve(mut self, events: &Receiver<GameEvent>) {
-        let shutdown = self.lobby.shutdown.signal();
+        let shutdown = self.shared.shutdown.signal();
         while self.phase != Phase::Over {
             let timer = self.deadline.map(at).unwrap_or_else(never);
             select! {
@@ -146,7 +225,6 @@ impl Table {
             }
             self.publish();
         }
-        self.lobby.close_game(self.id);
     }
 
     fn handle(&mut self, event: GameEvent) {
@@ -169,7 +247,7 @@ impl Table {
                 if let Some(seat) = self.seat_of(conn.id) {
                     self.leave(seat, &Departure::Kicked);
                 }
-                conn.close(super::KICK_REASON);
+                conn.close(KICK_REASON);
             }
             GameEvent::Inspect(reply) => {
                 let _ = reply.send(self.view());
@@ -208,11 +286,7 @@ impl Table {
 
     // ----- commands -----
 
-    fn command(
-        &mut self,
-        seat: usize,
-        command: Result<ClientCommand, crate::protocol::ParseError>,
-    ) {
+    fn command(&mut self, seat: usize, command: Result<ClientCommand, ParseError>) {
         match command {
             Err(error) => self.reject(seat, error.to_string()),
             Ok(ClientCommand::Handshake { .. }) => {
@@ -270,9 +344,9 @@ fn deadline_in(timeout: Option<Duration>) -> Option<Instant> {
 fn state_of(game: &go::Game, finished: bool) -> GameState {
     GameState {
         status: if finished {
-            crate::protocol::GameStatus::Finished
+            super::protocol::GameStatus::Finished
         } else {
-            crate::protocol::GameStatus::Playing
+            super::protocol::GameStatus::Playing
         },
         to_move: game.to_move(),
         board: game.board().to_protocol_string(),
@@ -299,65 +373,3 @@ fn random_colour() -> Colour {
 
 /// How long the server waits for a console query to be answered by a game loop.
 pub const INSPECT_TIMEOUT: Duration = Duration::from_secs(2);
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::net::flusher::Flusher;
-    use crate::net::{ConnId, OutboxLimits};
-    use crate::shutdown::Shutdown;
-    use std::io::{BufRead, BufReader};
-    use std::net::{TcpListener, TcpStream};
-
-    /// A client socket and the server side of it, registered in the lobby.
-    fn client(
-        lobby: &Arc<Lobby>,
-        listener: &TcpListener,
-        id: u64,
-    ) -> (BufReader<TcpStream>, Arc<Connection>) {
-        let socket = TcpStream::connect(listener.local_addr().expect("addr")).expect("connect");
-        socket
-            .set_read_timeout(Some(Duration::from_secs(20)))
-            .expect("timeout");
-        let (server_side, peer) = listener.accept().expect("accept");
-        let conn = Connection::new(
-            ConnId(id),
-            server_side,
-            peer,
-            OutboxLimits::default(),
-            Arc::new(Flusher::default()),
-        )
-        .expect("connection");
-        lobby.connect(&conn);
-        (BufReader::new(socket), conn)
-    }
-
-    fn line(reader: &mut BufReader<TcpStream>) -> String {
-        let mut line = String::new();
-        reader.read_line(&mut line).expect("a line");
-        line.trim_end().to_string()
-    }
-
-    #[test]
-    fn a_panic_in_a_game_loop_ends_that_game_only() {
-        let lobby = Lobby::new(Arc::new(Settings::default()), Shutdown::new());
-        let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
-        let (mut ann, ann_conn) = client(&lobby, &listener, 1);
-        let (mut bob, bob_conn) = client(&lobby, &listener, 2);
-        assert!(lobby.handshake(&ann_conn, "Ann").is_ok());
-        assert_eq!(line(&mut ann), "ACKNOWLEDGE_HANDSHAKE+1+1");
-        assert!(line(&mut ann).starts_with("REQUEST_CONFIG+"));
-        assert!(lobby.handshake(&bob_conn, "Bob").is_ok());
-        assert_eq!(line(&mut bob), "ACKNOWLEDGE_HANDSHAKE+1+0");
-
-        let inbox = lobby.game_inbox(GameId(1)).expect("game 1 is live");
-        assert!(inbox.send(GameEvent::Panic).is_ok());
-        let told = "GAME_FINISHED+1++0;0+Internal server error: the game was stopped";
-        assert_eq!(line(&mut ann), told);
-        assert_eq!(line(&mut bob), told);
-        // Both are free again, and the lobby still matches players.
-        assert!(lobby.free_since(ann_conn.id).is_some());
-        assert!(lobby.handshake(&ann_conn, "Ann").is_ok());
-        assert_eq!(line(&mut ann), "ACKNOWLEDGE_HANDSHAKE+2+1");
-    }
-}

@@ -1,0 +1,240 @@
+//! The GO! front end: the `+`-delimited Go protocol, two players per game.
+//!
+//! - [`protocol`]: GO! lines to typed commands, typed messages to lines (pure).
+//! - [`session`]: one client's connection thread.
+//! - [`lobby`]: names, waiting games, who sits where (one mutex).
+//! - [`table`]: one thread per game: the whole GO! flow.
+//! - [`event`]: what a game loop receives, and who it seats.
+//! - [`summary`]: what games publish for the console; [`report`]: how it reads there.
+//! - [`record`]: SGF records of finished games.
+//!
+//! [`GoFrontEnd`] is what the server and the console see of it.
+
+pub mod event;
+pub mod lobby;
+pub mod protocol;
+pub mod record;
+pub mod report;
+pub mod session;
+pub mod summary;
+pub mod table;
+
+use super::{ClientRow, Context, FrontEnd, GameRow, Record, Tally};
+use crate::net::Connection;
+use event::GameEvent;
+use lobby::Lobby;
+use protocol::{GameId, ServerMessage};
+use std::collections::HashMap;
+use std::net::{SocketAddr, TcpStream};
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::thread;
+use std::time::{Duration, Instant};
+use summary::{GameStatus, GameSummary, GameView};
+use table::{INSPECT_TIMEOUT, Shared};
+
+/// The net layer sends anything that is a `Message`. The impl lives here, where the
+/// front end joins its layers, so that `protocol` (pure) need not know `net`.
+impl crate::net::Message for ServerMessage {
+    fn is_rejection(&self) -> bool {
+        ServerMessage::is_rejection(self)
+    }
+}
+
+/// The GO! front end: its lobby, and through it its games.
+pub struct GoFrontEnd {
+    lobby: Arc<Lobby>,
+    context: Context,
+}
+
+impl GoFrontEnd {
+    /// A GO! front end with no clients yet.
+    pub fn new(context: Context) -> GoFrontEnd {
+        let shared = Shared::new(Arc::clone(&context.settings), context.shutdown.clone());
+        GoFrontEnd {
+            lobby: Lobby::new(shared),
+            context,
+        }
+    }
+
+    /// The game id the console wrote: a positive number.
+    fn game_id(id: &str) -> Option<GameId> {
+        id.parse::<u32>().ok().filter(|&n| n > 0).map(GameId)
+    }
+
+    /// Why game `id` cannot be asked: it has ended, or never existed.
+    fn not_live(&self, id: GameId) -> String {
+        match self.finished(id) {
+            Some(g) => format!(
+                "game {id} has ended ({}): only live games can be shown",
+                g.result.clone().unwrap_or_else(|| g.status.to_string())
+            ),
+            None => format!("no game {id}: type 'games' to list them"),
+        }
+    }
+
+    /// The summary kept for finished game `id`, if it is still kept.
+    fn finished(&self, id: GameId) -> Option<GameSummary> {
+        let (_, finished) = self.lobby.games();
+        finished.into_iter().rev().find(|g| g.id == id)
+    }
+
+    /// Asks game `id`'s loop for a view, waiting at most [`INSPECT_TIMEOUT`].
+    fn inspect(&self, id: GameId) -> Result<GameView, String> {
+        let Some(inbox) = self.lobby.game_inbox(id) else {
+            return Err(self.not_live(id));
+        };
+        let (reply, answer) = crossbeam_channel::bounded(1);
+        if inbox.send(GameEvent::Inspect(reply)).is_err() {
+            return Err(self.not_live(id));
+        }
+        answer.recv_timeout(INSPECT_TIMEOUT).map_err(|e| match e {
+            crossbeam_channel::RecvTimeoutError::Timeout => format!(
+                "game {id} did not answer within {} s: try again",
+                INSPECT_TIMEOUT.as_secs()
+            ),
+            crossbeam_channel::RecvTimeoutError::Disconnected => self.not_live(id),
+        })
+    }
+}
+
+impl FrontEnd for GoFrontEnd {
+    fn name(&self) -> &'static str {
+        "go"
+    }
+
+    fn protocol(&self) -> &'static str {
+        "GO!"
+    }
+
+    fn refusal(&self, max_clients: usize) -> String {
+        ServerMessage::UnknownCommand {
+            reason: format!(
+                "The server is full ({max_clients} clients connected): try again later"
+            ),
+        }
+        .to_string()
+    }
+
+    fn serve(&self, stream: TcpStream, peer: SocketAddr) {
+        session::serve(stream, peer, &self.lobby, &self.context);
+    }
+
+    fn games(&self, now: Instant) -> Vec<GameRow> {
+        let (live, finished) = self.lobby.games();
+        live.iter()
+            .chain(&finished)
+            .map(|g| report::row(g, now))
+            .collect()
+    }
+
+    fn clients(&self) -> Vec<ClientRow> {
+        let (live, _) = self.lobby.games();
+        let status: HashMap<GameId, GameStatus> = live.iter().map(|g| (g.id, g.status)).collect();
+        self.lobby
+            .clients()
+            .into_iter()
+            .map(|(conn, name, game)| ClientRow {
+                state: report::player_state(
+                    name.as_deref(),
+                    game.and_then(|g| status.get(&g).copied()),
+                ),
+                conn,
+                name,
+                game: game.map(|g| g.to_string()),
+            })
+            .collect()
+    }
+
+    fn owns(&self, id: &str) -> bool {
+        Self::game_id(id).is_some()
+    }
+
+    fn board(&self, id: &str) -> Result<String, String> {
+        let id = Self::game_id(id).ok_or_else(|| format!("no game {id}"))?;
+        self.inspect(id).map(|view| report::board(&view))
+    }
+
+    fn record(&self, id: &str) -> Result<Record, String> {
+        let id = Self::game_id(id).ok_or_else(|| format!("no game {id}"))?;
+        match self.inspect(id) {
+            Ok(view) => match view.sgf {
+                Some(text) => Ok(Record {
+                    text,
+                    moves: view.summary.moves,
+                }),
+                None => Err(format!(
+                    "game {id} has no record yet ({})",
+                    view.summary.status
+                )),
+            },
+            // A finished game keeps the record of its last round.
+            Err(e) => self
+                .finished(id)
+                .and_then(|g| {
+                    Some(Record {
+                        text: g.record?,
+                        moves: g.moves,
+                    })
+                })
+                .ok_or(e),
+        }
+    }
+
+    fn kick(&self, conn: &Arc<Connection>) {
+        self.lobby.kick(conn);
+    }
+
+    fn kick_game(&self, id: &str) -> String {
+        let Some(id) = Self::game_id(id) else {
+            return format!("no game {id}");
+        };
+        if self.lobby.game_inbox(id).is_none() {
+            return format!("game {id} is not live: nobody to kick");
+        }
+        let seated: Vec<(Arc<Connection>, String)> = self
+            .lobby
+            .clients()
+            .into_iter()
+            .filter(|(_, _, game)| *game == Some(id))
+            .map(|(conn, name, _)| (conn, name.unwrap_or_else(|| "-".into())))
+            .collect();
+        if seated.is_empty() {
+            return format!("game {id} has nobody seated to kick");
+        }
+        for (conn, _) in &seated {
+            self.lobby.kick(conn);
+            log::info!("operator kicked {} (game {id})", conn.label());
+        }
+        let names: Vec<&str> = seated.iter().map(|(_, n)| n.as_str()).collect();
+        format!("kicked {} from game {id}", names.join(" and "))
+    }
+
+    fn tally(&self) -> Tally {
+        let (live, _) = self.lobby.games();
+        let counters = &self.lobby.shared.counters;
+        Tally {
+            waiting: live.iter().filter(|g| report::is_waiting(g.status)).count(),
+            playing: live.iter().filter(|g| report::is_playing(g.status)).count(),
+            finished: counters.games_finished.load(Ordering::Relaxed),
+        }
+    }
+
+    fn moves_played(&self) -> u64 {
+        self.lobby.shared.counters.moves.load(Ordering::Relaxed)
+    }
+
+    fn finish(&self, deadline: Instant) {
+        for game in self.lobby.take_game_threads() {
+            while !game.is_finished() && Instant::now() < deadline {
+                thread::sleep(Duration::from_millis(5));
+            }
+            if game.is_finished() {
+                let _ = game.join();
+            }
+        }
+        for conn in self.lobby.connections() {
+            conn.close("server shutting down");
+        }
+    }
+}

@@ -1,0 +1,98 @@
+//! One GO! client's connection thread: reads its lines, has them handled (by its game
+//! if it sits in one, else by the lobby), and reports when the client is gone.
+//!
+//! Every blocking read has a bound: a client that is not in a game must send
+//! HANDSHAKE within the handshake timeout of leaving one (or of connecting); a client
+//! in a game wakes the thread at least once per handshake timeout (at most every
+//! [`IDLE_READ_BOUND`]) to notice its game has ended; and any read is woken at once by
+//! closing the socket (kick, shutdown, output stalled).
+
+use super::event::{Departure, EXIT_REASON, GameEvent};
+use super::lobby::Lobby;
+use super::protocol::{self, ParseError, ServerMessage};
+use crate::frontend::Context;
+use crate::net::{self, Connection, IDLE_READ_BOUND, Incoming};
+use std::net::{SocketAddr, TcpStream};
+use std::ops::ControlFlow;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Serves one client until it disconnects or is disconnected.
+pub fn serve(stream: TcpStream, peer: SocketAddr, lobby: &Lobby, context: &Context) {
+    let conn = match context.connections.open(stream, peer) {
+        Ok(conn) => conn,
+        Err(e) => {
+            log::warn!("{peer}: cannot set up the connection: {e}");
+            return;
+        }
+    };
+    lobby.connect(&conn);
+    log::info!("{} connected", conn.label());
+    let settings = &context.settings;
+    let mut session = Session {
+        lobby,
+        handshake_timeout: settings.handshake_timeout,
+    };
+    let why = net::read_lines(&conn, settings.lines, &mut session);
+    let how = match conn.close_reason() {
+        Some(reason) if reason == EXIT_REASON => Departure::Exited,
+        Some(reason) => Departure::Dropped(reason),
+        None => Departure::Disconnected,
+    };
+    log::info!(
+        "{} disconnected: {}",
+        conn.label(),
+        conn.close_reason().unwrap_or(why)
+    );
+    // A client that only closed its sending side still gets the answers to the lines
+    // it sent: the game handles them before this Left event, and the socket closes
+    // when the last holder of the connection lets go of it.
+    if let Some(inbox) = lobby.disconnect(conn.id) {
+        // The game may have ended meanwhile; then there is nobody left to tell.
+        let _ = inbox.send(GameEvent::Left { from: conn, how });
+    }
+}
+
+/// The GO! side of one connection's read loop.
+struct Session<'a> {
+    lobby: &'a Lobby,
+    handshake_timeout: Option<Duration>,
+}
+
+impl net::Lines for Session<'_> {
+    fn next_wait(&mut self, conn: &Arc<Connection>) -> Result<Duration, String> {
+        let Some(timeout) = self.handshake_timeout else {
+            return Ok(IDLE_READ_BOUND);
+        };
+        let Some(since) = self.lobby.free_since(conn.id) else {
+            // In a game: wake at least once per handshake timeout, so a client left
+            // in no game when its game ends is held to the timeout from that end.
+            return Ok(timeout.min(IDLE_READ_BOUND));
+        };
+        let left = since
+            .checked_add(timeout)
+            .map_or(IDLE_READ_BOUND, |deadline| {
+                deadline.saturating_duration_since(Instant::now())
+            });
+        if left.is_zero() {
+            let seconds = timeout.as_secs();
+            let _ = conn.send(&ServerMessage::UnknownCommand {
+                reason: format!("No HANDSHAKE within {seconds} s: closing the connection"),
+            });
+            return Err(format!("no HANDSHAKE within {seconds} s"));
+        }
+        Ok(left.min(IDLE_READ_BOUND))
+    }
+
+    fn line(&mut self, conn: &Arc<Connection>, line: Incoming) -> ControlFlow<String> {
+        let command = match line {
+            Incoming::Line(text) => protocol::parse(&text),
+            Incoming::TooLong => Err(ParseError::LineTooLong {
+                max_bytes: self.lobby.shared.settings.lines.max_line_bytes,
+            }),
+            Incoming::NotUtf8 => Err(ParseError::NotUtf8),
+        };
+        self.lobby.dispatch(conn, command);
+        ControlFlow::Continue(())
+    }
+}

@@ -1,0 +1,152 @@
+//! Front ends: one per protocol the server speaks, each on its own port, side by side.
+//!
+//! A front end owns its protocol module (pure parse and format), its matchmaking and
+//! its game loops. What front ends share is below them (the net layer, the rules
+//! engines) or above them (the server's wiring, the console), and they meet only
+//! through the [`FrontEnd`] trait: no front end reaches into another.
+//!
+//! - [`go`]: GO!, the `+`-delimited Go protocol (two players per game).
+
+pub mod go;
+
+use crate::net::{Connection, Connections};
+use crate::settings::Settings;
+use crate::shutdown::Shutdown;
+use std::net::{SocketAddr, TcpStream};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// What the server hands every front end: the settings, the one shutdown, and the
+/// connection factory every connection comes from.
+#[derive(Clone)]
+pub struct Context {
+    /// Read-only settings.
+    pub settings: Arc<Settings>,
+    /// The server's shutdown trigger.
+    pub shutdown: Shutdown,
+    /// Opens connections (unique ids, the shared flusher).
+    pub connections: Arc<Connections>,
+}
+
+/// A game as the console's `games` table shows it, whatever its protocol.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRow {
+    /// How the console names the game (`1`, `s1`, `bkgo`): unique in the server.
+    pub id: String,
+    /// Whether the game is still going (not finished).
+    pub live: bool,
+    /// Where the game is in its life (`playing`, `waiting for partner`, ...).
+    pub status: String,
+    /// Who plays, as one cell.
+    pub players: String,
+    /// The board size, or `-`.
+    pub size: String,
+    /// Moves (placements, passes, ...) so far.
+    pub moves: usize,
+    /// Who is to move, or `-`.
+    pub turn: String,
+    /// How long ago the game was opened.
+    pub age: Duration,
+    /// How it ended, or `-`.
+    pub result: String,
+}
+
+/// A connection as the console's `players` table shows it.
+#[derive(Clone)]
+pub struct ClientRow {
+    /// The connection (the console traces and kicks through it).
+    pub conn: Arc<Connection>,
+    /// The name the client was granted, once it has one.
+    pub name: Option<String>,
+    /// What it is doing (`awaiting handshake`, `playing`, ...).
+    pub state: String,
+    /// The game it is in, as the console names games.
+    pub game: Option<String>,
+}
+
+/// Counts for the console's `stats`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Games waiting for players.
+    pub waiting: usize,
+    /// Games being played (or about to be replayed).
+    pub playing: usize,
+    /// Games ended since the server started.
+    pub finished: u64,
+}
+
+/// A game record for the console's `sgf` command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Record {
+    /// The record's text (SGF for Go).
+    pub text: String,
+    /// Moves it holds.
+    pub moves: usize,
+}
+
+/// One protocol's front end, as the server and the console see it.
+pub trait FrontEnd: Send + Sync {
+    /// Its short name in the console and logs: `go`, `spectrangle`, `bkgo`.
+    fn name(&self) -> &'static str;
+
+    /// The protocol's name in the `listening on` line: `GO!`, `Spectrangle`, `Bkgo`.
+    fn protocol(&self) -> &'static str;
+
+    /// The line (or lines) a client gets when the server is full, before it is closed.
+    fn refusal(&self, max_clients: usize) -> String;
+
+    /// Serves one accepted client on the calling thread until it is gone.
+    fn serve(&self, stream: TcpStream, peer: SocketAddr);
+
+    /// Live games, then the finished ones still kept.
+    fn games(&self, now: Instant) -> Vec<GameRow>;
+
+    /// Every connected client.
+    fn clients(&self) -> Vec<ClientRow>;
+
+    /// Whether `id` is how this front end names a game (live, ended or unknown): the
+    /// console asks each front end in turn.
+    fn owns(&self, id: &str) -> bool;
+
+    /// The console's drawing of game `id`.
+    ///
+    /// # Errors
+    ///
+    /// Why it cannot be drawn (no such game, ended, not answering), one line.
+    fn board(&self, id: &str) -> Result<String, String>;
+
+    /// The record of game `id` (live, or kept after its end).
+    ///
+    /// # Errors
+    ///
+    /// Why there is none, one line.
+    fn record(&self, id: &str) -> Result<Record, String>;
+
+    /// Kicks one client: if it plays, it loses (and is told so); then it is closed.
+    fn kick(&self, conn: &Arc<Connection>);
+
+    /// Kicks everyone seated in game `id`; returns the console's answer.
+    fn kick_game(&self, id: &str) -> String;
+
+    /// Seats the server's practice bot in game `id`, if this front end has one.
+    ///
+    /// # Errors
+    ///
+    /// Why not, one line.
+    fn seat_bot(&self, id: &str) -> Result<String, String> {
+        Err(format!(
+            "game {id} is a {} game: the practice bot plays GO! games only",
+            self.name()
+        ))
+    }
+
+    /// Counts for `stats`.
+    fn tally(&self) -> Tally;
+
+    /// Moves accepted since the server started (cheap: sampled every second).
+    fn moves_played(&self) -> u64;
+
+    /// At shutdown: lets every game end (they end themselves on the shutdown signal),
+    /// waiting at most until `deadline`, then closes every connection.
+    fn finish(&self, deadline: Instant);
+}

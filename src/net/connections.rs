@@ -1,0 +1,43 @@
+//! What every connection of the server shares, whatever its front end: a unique id
+//! and the one flusher thread that retries output slow clients have not taken yet.
+
+use super::flusher::Flusher;
+use super::{ConnId, Connection, OutboxLimits};
+use crossbeam_channel::Receiver;
+use std::io;
+use std::net::{SocketAddr, TcpStream};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Opens connections: ids unique for the life of the server, one shared flusher.
+pub struct Connections {
+    flusher: Arc<Flusher>,
+    next_id: AtomicU64,
+    limits: OutboxLimits,
+}
+
+impl Connections {
+    /// Connections whose output queues have these bounds.
+    pub fn new(limits: OutboxLimits) -> Connections {
+        Connections {
+            flusher: Arc::new(Flusher::default()),
+            next_id: AtomicU64::new(1),
+            limits,
+        }
+    }
+
+    /// Wraps an accepted stream as a connection with a fresh id.
+    ///
+    /// # Errors
+    ///
+    /// When the socket cannot be set up (the peer is already gone).
+    pub fn open(&self, stream: TcpStream, peer: SocketAddr) -> io::Result<Arc<Connection>> {
+        let id = ConnId(self.next_id.fetch_add(1, Ordering::Relaxed));
+        Connection::new(id, stream, peer, self.limits, Arc::clone(&self.flusher))
+    }
+
+    /// Runs the flusher on the calling thread until `stop` fires.
+    pub fn run_flusher(&self, stop: &Receiver<()>) {
+        self.flusher.run(stop);
+    }
+}

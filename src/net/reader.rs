@@ -1,0 +1,80 @@
+//! The read loop every front end's connection thread runs: pacing, read timeouts, line
+//! bounds and the ways a connection ends are handled here once; what a line means is
+//! the front end's business ([`Lines`]).
+
+use super::{Connection, Incoming, LineLimits, LineReader, ReadError};
+use std::ops::ControlFlow;
+use std::sync::Arc;
+use std::thread;
+use std::time::Duration;
+
+/// A front end's side of the read loop.
+pub trait Lines {
+    /// How long the next read may wait for a byte, or why the connection must close
+    /// now (e.g. a client that never identified). Asked before every read.
+    ///
+    /// # Errors
+    ///
+    /// The reason to close; the front end has already told the client, if it wanted to.
+    fn next_wait(&mut self, conn: &Arc<Connection>) -> Result<Duration, String>;
+
+    /// Handles one line (or a line that was too long, or not UTF-8). `Break` closes the
+    /// connection for the reason given.
+    fn line(&mut self, conn: &Arc<Connection>, line: Incoming) -> ControlFlow<String>;
+}
+
+/// Reads and hands over lines until the connection ends; returns why it ended. Every
+/// ending but the peer's own end of input closes the connection here, which wakes
+/// whoever else holds it.
+pub fn read_lines(conn: &Arc<Connection>, limits: LineLimits, lines: &mut impl Lines) -> String {
+    let stream = conn.stream();
+    let mut reader = LineReader::new(stream, limits);
+    // The read timeout in force, so the socket option is set only when it changes.
+    let mut read_timeout = None;
+    loop {
+        if let Some(pause) = conn.pace() {
+            thread::sleep(pause);
+        }
+        let wait = match lines.next_wait(conn) {
+            Ok(wait) => wait,
+            Err(reason) => return closed(conn, reason),
+        };
+        if read_timeout != Some(wait) {
+            if let Err(e) = stream.set_read_timeout(Some(wait)) {
+                return closed(conn, format!("socket error: {e}"));
+            }
+            read_timeout = Some(wait);
+        }
+        let incoming = match reader.next_line() {
+            Ok(incoming) => incoming,
+            Err(ReadError::TimedOut) => continue,
+            Err(ReadError::Closed) => return "connection closed".into(),
+            Err(ReadError::Flood) => {
+                let reason = format!(
+                    "it sent more than {} bytes without a newline",
+                    limits.flood_bytes
+                );
+                return closed(conn, reason);
+            }
+            Err(ReadError::Io(e)) => return closed(conn, format!("socket error: {e}")),
+        };
+        match &incoming {
+            Incoming::Line(text) => conn.received(text),
+            Incoming::TooLong => conn.received("<line too long>"),
+            Incoming::NotUtf8 => conn.received("<not UTF-8>"),
+        }
+        if let ControlFlow::Break(reason) = lines.line(conn, incoming) {
+            return closed(conn, reason);
+        }
+    }
+}
+
+/// Closes the connection for `reason` and returns it.
+fn closed(conn: &Connection, reason: String) -> String {
+    conn.close(&reason);
+    reason
+}
+
+/// The longest a read waits while the client has nothing it must do soon: the thread
+/// still wakes this often to look at its client's state.
+pub const IDLE_READ_BOUND: Duration = Duration::from_secs(60);
