@@ -199,3 +199,49 @@ fn timeouts_beyond_any_clock_mean_no_timeout() {
     ann.send("MOVE+1+Ann+0");
     both(&mut ann, &mut bob, "ACKNOWLEDGE_MOVE+1+0;1+PLAYING;2;1000");
 }
+
+/// Shrinks a client socket's receive buffer, so its receive window fills after a few
+/// kilobytes the client does not read.
+fn small_receive_buffer(stream: &std::net::TcpStream) {
+    use std::os::fd::AsRawFd;
+    let size: libc::c_int = 4096;
+    // SAFETY: a valid socket descriptor and a c_int option value of the size given.
+    let status = unsafe {
+        libc::setsockopt(
+            stream.as_raw_fd(),
+            libc::SOL_SOCKET,
+            libc::SO_RCVBUF,
+            std::ptr::from_ref(&size).cast(),
+            std::mem::size_of::<libc::c_int>() as libc::socklen_t,
+        )
+    };
+    assert_eq!(status, 0, "setsockopt SO_RCVBUF");
+}
+
+#[test]
+fn a_client_that_floods_without_reading_is_dropped_and_its_partner_wins() {
+    let server = TestServer::start();
+    let (mut ann, bob) = start_game(&server, 1, 19);
+    small_receive_buffer(&bob.stream);
+    // Bob sends move after move out of turn and never reads an answer. Each is refused
+    // (paced to about 100 a second after the first 20), so the refusals pile up: first
+    // in his receive window, then in the server's bounded send buffer, then in his
+    // outbox, where 5 s without progress drop him.
+    let mut flood = bob.stream.try_clone().expect("clone");
+    let flooder = std::thread::spawn(move || {
+        use std::io::Write;
+        let line = b"MOVE+1+Bob+0\n".repeat(64);
+        // Ends when the server closes the connection.
+        while flood.write_all(&line).is_ok() {}
+    });
+    // Ann's read waits PATIENCE (20 s) for the end of the game.
+    let finished = ann.recv();
+    assert!(
+        finished.starts_with("GAME_FINISHED+1+Ann+")
+            && finished
+                .ends_with("+Bob was disconnected: it did not read its output for 5 s: Ann wins"),
+        "{finished}"
+    );
+    flooder.join().expect("the flood ends with the connection");
+    drop(bob);
+}

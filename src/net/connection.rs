@@ -68,7 +68,7 @@ impl Connection {
         // reply back until the client's delayed ACK (about 40 ms) arrives.
         stream.set_nodelay(true)?;
         let stream = Arc::new(stream);
-        let outbox = Outbox::new(Arc::clone(&stream), limits, flusher);
+        let outbox = Outbox::new(Arc::clone(&stream), limits, flusher)?;
         Ok(Arc::new(Connection {
             id,
             stream,
@@ -129,6 +129,11 @@ impl Connection {
     /// Why the server closed this connection, if it did.
     pub fn close_reason(&self) -> Option<String> {
         self.outbox.close_reason()
+    }
+
+    /// Whether the server has closed this connection.
+    pub fn is_closed(&self) -> bool {
+        self.outbox.is_closed()
     }
 
     /// Sets how logs name this client (after its handshake).

@@ -3,15 +3,21 @@
 //! A game loop must not wait for a client that stopped reading, so every write is a
 //! non-blocking `send` (`MSG_DONTWAIT`). What the kernel does not take at once waits in
 //! a bounded queue that the [`Flusher`](super::flusher::Flusher) retries. A client that
-//! takes none of it for [`OutboxLimits::stall_timeout`], or lets more than
+//! leaves a line untaken for [`OutboxLimits::stall_timeout`], or lets more than
 //! [`OutboxLimits::max_pending_bytes`] pile up, is disconnected: its socket is shut
 //! down, which wakes its reader thread, which reports the disconnect like any other.
+//!
+//! The clock runs per line, not per byte: a client that stopped reading still lets a
+//! trickle through now and then (its kernel compacts its full receive queue), and a
+//! trickle must not keep it alive while its answers pile up.
 
 use super::flusher::{FlushState, Flusher, Retry};
 use parking_lot::Mutex;
+use std::collections::VecDeque;
 use std::io;
 use std::net::{Shutdown, TcpStream};
 use std::os::fd::AsRawFd;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Weak};
 use std::time::{Duration, Instant};
 
@@ -22,13 +28,19 @@ pub struct OutboxLimits {
     pub stall_timeout: Duration,
     /// Disconnect when more than this is queued.
     pub max_pending_bytes: usize,
+    /// The kernel send buffer asked for each socket (the kernel doubles it): small, so
+    /// that a client that stops reading fills it, and then its queue, within seconds.
+    pub send_buffer_bytes: usize,
 }
 
 impl Default for OutboxLimits {
     fn default() -> Self {
         OutboxLimits {
             stall_timeout: super::OUTPUT_STALL_TIMEOUT,
-            max_pending_bytes: 256 * 1024,
+            // A burst of answers to a client that reads them is never cut off: 2,000
+            // board lines of 19x19 are 800 KB.
+            max_pending_bytes: 1024 * 1024,
+            send_buffer_bytes: 8 * 1024,
         }
     }
 }
@@ -38,10 +50,14 @@ impl Default for OutboxLimits {
 pub struct Closed;
 
 struct State {
-    /// Bytes accepted from the caller that the kernel has not taken yet.
-    pending: Vec<u8>,
-    /// When the queue last shrank (or became non-empty).
-    last_progress: Instant,
+    /// Bytes accepted from the caller that the kernel has not taken yet (a ring, so
+    /// that taking a few kilobytes off the front of a long queue costs only those).
+    pending: VecDeque<u8>,
+    /// Bytes the kernel has taken since the connection opened.
+    taken: u64,
+    /// Each line not wholly taken yet, oldest first: where it ends (counted like
+    /// `taken`) and when it was queued.
+    waiting: VecDeque<(u64, Instant)>,
     /// Why the connection was closed, once it is.
     closed: Option<String>,
     /// Whether the flusher already watches this outbox.
@@ -56,24 +72,38 @@ pub struct Outbox {
     flusher: Arc<Flusher>,
     me: Weak<Outbox>,
     state: Mutex<State>,
+    /// Set once the connection is closed, readable without the lock (the reader
+    /// thread asks before every line).
+    closed: AtomicBool,
 }
 
 impl Outbox {
     /// Writes to `socket`, which the connection's reader reads from: one file
     /// descriptor per client.
-    pub fn new(socket: Arc<TcpStream>, limits: OutboxLimits, flusher: Arc<Flusher>) -> Arc<Outbox> {
-        Arc::new_cyclic(|me| Outbox {
+    ///
+    /// # Errors
+    ///
+    /// When the socket's send buffer cannot be bounded (the peer is already gone).
+    pub fn new(
+        socket: Arc<TcpStream>,
+        limits: OutboxLimits,
+        flusher: Arc<Flusher>,
+    ) -> io::Result<Arc<Outbox>> {
+        limit_send_buffer(&socket, limits.send_buffer_bytes)?;
+        Ok(Arc::new_cyclic(|me| Outbox {
             socket,
             limits,
             flusher,
             me: me.clone(),
             state: Mutex::new(State {
-                pending: Vec::new(),
-                last_progress: Instant::now(),
+                pending: VecDeque::new(),
+                taken: 0,
+                waiting: VecDeque::new(),
                 closed: None,
                 watched: false,
             }),
-        })
+            closed: AtomicBool::new(false),
+        }))
     }
 
     /// Queues `line` and a `\n`, and sends what the kernel takes now. Never blocks.
@@ -89,14 +119,15 @@ impl Outbox {
         if state.closed.is_some() {
             return Err(Closed);
         }
-        if state.pending.is_empty() {
-            state.last_progress = Instant::now();
-        }
-        state.pending.extend_from_slice(line.as_bytes());
-        state.pending.push(b'\n');
+        state.pending.extend(line.as_bytes());
+        state.pending.push_back(b'\n');
+        let end = state.taken + state.pending.len() as u64;
         self.write_pending(&mut state);
         if state.closed.is_some() {
             return Err(Closed);
+        }
+        if end > state.taken {
+            state.waiting.push_back((end, Instant::now()));
         }
         if state.pending.len() > self.limits.max_pending_bytes {
             self.close_locked(&mut state, "it did not read its output (queue full)");
@@ -120,7 +151,8 @@ impl Outbox {
             state.watched = false;
             return FlushState::Done;
         }
-        if now.duration_since(state.last_progress) >= self.limits.stall_timeout {
+        let oldest = state.waiting.front().map_or(now, |&(_, queued)| queued);
+        if now.duration_since(oldest) >= self.limits.stall_timeout {
             let stall = self.limits.stall_timeout;
             let reason = if stall.subsec_millis() == 0 {
                 format!("it did not read its output for {} s", stall.as_secs())
@@ -146,6 +178,11 @@ impl Outbox {
         self.state.lock().closed.clone()
     }
 
+    /// Whether the connection is closed (cheap: no lock).
+    pub fn is_closed(&self) -> bool {
+        self.closed.load(Ordering::Acquire)
+    }
+
     /// Bytes queued and not yet taken by the client.
     #[cfg(test)]
     fn pending_bytes(&self) -> usize {
@@ -155,7 +192,9 @@ impl Outbox {
     fn close_locked(&self, state: &mut State, reason: &str) {
         if state.closed.is_none() {
             state.closed = Some(reason.to_string());
-            state.pending = Vec::new();
+            self.closed.store(true, Ordering::Release);
+            state.pending = VecDeque::new();
+            state.waiting = VecDeque::new();
             // Already-closed sockets report an error here; there is nothing to undo.
             let _ = self.socket.shutdown(Shutdown::Both);
         }
@@ -164,11 +203,19 @@ impl Outbox {
     /// Sends as much of the queue as the kernel takes without blocking.
     fn write_pending(&self, state: &mut State) {
         while !state.pending.is_empty() {
-            match send_now(&self.socket, &state.pending) {
+            let (front, _) = state.pending.as_slices();
+            match send_now(&self.socket, front) {
                 Ok(0) => break,
                 Ok(sent) => {
                     state.pending.drain(..sent);
-                    state.last_progress = Instant::now();
+                    state.taken += sent as u64;
+                    while state
+                        .waiting
+                        .front()
+                        .is_some_and(|&(end, _)| end <= state.taken)
+                    {
+                        state.waiting.pop_front();
+                    }
                 }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
@@ -179,7 +226,7 @@ impl Outbox {
             }
         }
         if state.pending.capacity() > 4096 && state.pending.is_empty() {
-            state.pending = Vec::new();
+            state.pending = VecDeque::new();
         }
     }
 }
@@ -187,6 +234,32 @@ impl Outbox {
 impl Retry for Outbox {
     fn retry(&self, now: Instant) -> FlushState {
         self.flush(now)
+    }
+}
+
+/// Bounds the kernel's send buffer of `stream` (Linux doubles the value asked for).
+///
+/// The kernel would otherwise grow it to megabytes: a client that stops reading would
+/// then swallow minutes of small, paced answers before anything waits in its outbox,
+/// and the outbox's stall timeout would never see it. Bounded, the buffer fills within
+/// seconds of the client's receive window filling, and the client is dropped.
+fn limit_send_buffer(stream: &TcpStream, bytes: usize) -> io::Result<()> {
+    let size = libc::c_int::try_from(bytes).unwrap_or(libc::c_int::MAX);
+    // SAFETY: the descriptor belongs to `stream`, which outlives the call; the option
+    // value is a valid `c_int` whose size is passed alongside.
+    let status = unsafe {
+        libc::setsockopt(
+            stream.as_raw_fd(),
+            libc::SOL_SOCKET,
+            libc::SO_SNDBUF,
+            std::ptr::from_ref(&size).cast(),
+            std::mem::size_of::<libc::c_int>() as libc::socklen_t,
+        )
+    };
+    if status == 0 {
+        Ok(())
+    } else {
+        Err(io::Error::last_os_error())
     }
 }
 
@@ -229,8 +302,9 @@ mod tests {
         let limits = OutboxLimits {
             stall_timeout: Duration::from_millis(200),
             max_pending_bytes: usize::MAX,
+            send_buffer_bytes: 8 * 1024,
         };
-        let outbox = Outbox::new(Arc::new(near), limits, Arc::clone(&flusher));
+        let outbox = Outbox::new(Arc::new(near), limits, Arc::clone(&flusher)).expect("outbox");
         let line = "x".repeat(1000);
         let started = Instant::now();
         // Far more than any kernel buffer: the rest queues up, nothing blocks.
@@ -254,13 +328,66 @@ mod tests {
     }
 
     #[test]
+    fn a_trickle_does_not_keep_a_peer_that_falls_behind_alive() {
+        let (near, far) = pair();
+        // A fixed receive buffer (no autotuning): the peer's window cannot grow to
+        // megabytes while it reads.
+        let size: libc::c_int = 4096;
+        // SAFETY: a valid socket descriptor and a c_int option value of the size given.
+        let status = unsafe {
+            libc::setsockopt(
+                far.as_raw_fd(),
+                libc::SOL_SOCKET,
+                libc::SO_RCVBUF,
+                std::ptr::from_ref(&size).cast(),
+                std::mem::size_of::<libc::c_int>() as libc::socklen_t,
+            )
+        };
+        assert_eq!(status, 0);
+        // The peer takes 64 bytes every 20 ms: progress, but far slower than the output.
+        let done = Arc::new(AtomicBool::new(false));
+        let trickle = {
+            let done = Arc::clone(&done);
+            std::thread::spawn(move || {
+                use std::io::Read;
+                let mut far = far;
+                let mut chunk = [0u8; 64];
+                while !done.load(Ordering::Relaxed) && far.read(&mut chunk).is_ok_and(|n| n > 0) {
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+            })
+        };
+        let limits = OutboxLimits {
+            stall_timeout: Duration::from_millis(300),
+            max_pending_bytes: usize::MAX,
+            send_buffer_bytes: 8 * 1024,
+        };
+        let outbox =
+            Outbox::new(Arc::new(near), limits, Arc::new(Flusher::default())).expect("outbox");
+        let line = "z".repeat(100);
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while outbox.send_line(&line).is_ok() && Instant::now() < deadline {
+            outbox.flush(Instant::now());
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        assert_eq!(
+            outbox.close_reason().as_deref(),
+            Some("it did not read its output for 300 ms")
+        );
+        done.store(true, Ordering::Relaxed);
+        trickle.join().expect("the trickle ends");
+    }
+
+    #[test]
     fn an_overflowing_queue_closes_the_connection() {
         let (near, _far) = pair();
         let limits = OutboxLimits {
             stall_timeout: Duration::from_secs(60),
             max_pending_bytes: 10_000,
+            send_buffer_bytes: 8 * 1024,
         };
-        let outbox = Outbox::new(Arc::new(near), limits, Arc::new(Flusher::default()));
+        let outbox =
+            Outbox::new(Arc::new(near), limits, Arc::new(Flusher::default())).expect("outbox");
         let line = "y".repeat(1000);
         let closed = (0..100_000).any(|_| outbox.send_line(&line).is_err());
         assert!(closed);

@@ -32,6 +32,11 @@ pub fn read_lines(conn: &Arc<Connection>, limits: LineLimits, lines: &mut impl L
     // The read timeout in force, so the socket option is set only when it changes.
     let mut read_timeout = None;
     loop {
+        // Closed by the server (kicked, output stalled, EXIT): lines the client sent
+        // before are not read any more; its kernel may hold many of them.
+        if conn.is_closed() {
+            return conn.close_reason().unwrap_or_default();
+        }
         if let Some(pause) = conn.pace() {
             thread::sleep(pause);
         }
