@@ -22,13 +22,17 @@
 //! | [`rng`] | seeded random numbers (`--seed`) | |
 //! | [`settings`], [`cli`], [`logging`] | configuration and logs | |
 
+pub mod bot;
 pub mod cli;
 pub mod console;
 pub mod frontend;
 pub mod go;
 pub mod logging;
 pub mod net;
+pub mod records;
 pub mod rng;
 pub mod server;
 pub mod settings;
+pub mod sgf;
 pub mod shutdown;
+pub mod spectrangle;

@@ -1,5 +1,7 @@
 //! Cross-check against GNU Go: random games replayed through GTP, comparing the
-//! stones after every move and the legality of sampled points.
+//! stones after every move and the legality of sampled points; and our SGF records,
+//! with and without setup stones (`AB`, `AW`, `PL`), loaded in GNU Go (`loadsgf`) to
+//! the same stones and the same colour to move.
 //!
 //! Skipped (with a message) when `gnugo` is not installed, unless
 //! `GOSERVER_REQUIRE_GNUGO=1`, which makes its absence a failure.
@@ -8,8 +10,10 @@ use std::collections::BTreeSet;
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::time::SystemTime;
 
-use goserver::go::{Colour, Game, IllegalMove, Move, Point, Rules};
+use goserver::go::{Colour, Game, IllegalMove, Move, Point, Rules, Setup, SetupError};
+use goserver::sgf::{RecordInfo, write};
 
 /// A running `gnugo --mode gtp`.
 struct Gtp {
@@ -73,6 +77,7 @@ fn our_stones(game: &Game, colour: Colour) -> BTreeSet<String> {
         .collect()
 }
 
+/// xorshift64*: the same games on every run.
 struct Rng(u64);
 
 impl Rng {
@@ -81,6 +86,18 @@ impl Rng {
         self.0 ^= self.0 << 25;
         self.0 ^= self.0 >> 27;
         (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 32) as usize % n
+    }
+
+    fn point(&mut self, size: usize) -> Point {
+        Point::new(self.below(size) as u8, self.below(size) as u8)
+    }
+
+    fn colour(&mut self) -> Colour {
+        if self.below(2) == 0 {
+            Colour::Black
+        } else {
+            Colour::White
+        }
     }
 }
 
@@ -118,46 +135,6 @@ fn start_gnugo() -> Option<Gtp> {
         input,
         output,
     })
-}
-
-#[test]
-fn our_sgf_records_load_in_gnugo_with_the_same_position() {
-    let Some(mut gtp) = start_gnugo() else { return };
-    let mut rng = Rng(0x5eed_f00d_5afe_ca11);
-    for size in [5, 9, 19] {
-        let mut game = Game::new(size, Rules::default()).expect("valid size");
-        // Random legal moves (captures happen), then two passes.
-        for _ in 0..3 * size * size {
-            let colour = game.to_move();
-            let index = rng.below(size * size) as i64;
-            let Some(point) = Point::from_index(index, size) else {
-                continue;
-            };
-            let _ = game.play(colour, Move::Play(point));
-        }
-        let info = goserver::frontend::go::record::RecordInfo {
-            black: "Ann",
-            white: "Bob [2]",
-            result: "",
-            started: std::time::SystemTime::now(),
-        };
-        let text = goserver::frontend::go::record::sgf(&game, &info);
-        let file =
-            std::env::temp_dir().join(format!("goserver-gnugo-{}-{size}.sgf", std::process::id()));
-        std::fs::write(&file, &text).expect("write the record");
-        gtp.ask(&format!("loadsgf {}", file.display()))
-            .unwrap_or_else(|e| panic!("gnugo cannot load our record: {e}\n{text}"));
-        for colour in [Colour::Black, Colour::White] {
-            let theirs: BTreeSet<String> = gtp
-                .ask(&format!("list_stones {}", letter(colour)))
-                .expect("list_stones")
-                .split_whitespace()
-                .map(str::to_string)
-                .collect();
-            assert_eq!(theirs, our_stones(&game, colour), "{size}x{size}, {colour}");
-        }
-        let _ = std::fs::remove_file(&file);
-    }
 }
 
 #[test]
@@ -228,4 +205,108 @@ fn random_games_agree_with_gnugo() {
         }
     }
     println!("gnugo agreed on {moves} moves and {compared} legality checks");
+}
+
+/// Up to `moves` random legal moves (occupied, suicide and ko tries are skipped).
+fn play_randomly(rng: &mut Rng, game: &mut Game, moves: usize) {
+    let size = game.size();
+    for _ in 0..moves {
+        let colour = game.to_move();
+        let _ = game.play(colour, Move::Play(rng.point(size)));
+    }
+}
+
+/// A random setup that the engine accepts (chains without liberties are taken off).
+fn random_setup(rng: &mut Rng, size: usize) -> Game {
+    let mut setup = Setup {
+        black: Vec::new(),
+        white: Vec::new(),
+        to_move: rng.colour(),
+    };
+    for _ in 0..rng.below(size * size / 2 + 1) {
+        let p = rng.point(size);
+        if !setup.black.contains(&p) && !setup.white.contains(&p) {
+            match rng.colour() {
+                Colour::Black => setup.black.push(p),
+                Colour::White => setup.white.push(p),
+            }
+        }
+    }
+    loop {
+        match Game::from_setup(size, Rules::default(), &setup) {
+            Ok(game) => return game,
+            Err(SetupError::NoLiberties { stones, .. }) => {
+                setup.black.retain(|p| !stones.contains(p));
+                setup.white.retain(|p| !stones.contains(p));
+            }
+            Err(other) => panic!("random setup refused: {other}"),
+        }
+    }
+}
+
+/// Writes `game`'s record, loads it in GNU Go and compares the stones and the colour
+/// to move.
+fn assert_gnugo_agrees(gtp: &mut Gtp, game: &Game, name: &str) {
+    let info = RecordInfo {
+        black: "Ann",
+        white: "Bob [2]",
+        result: "",
+        started: SystemTime::now(),
+    };
+    let text = write(game, &info);
+    let file =
+        std::env::temp_dir().join(format!("goserver-gnugo-{}-{name}.sgf", std::process::id()));
+    std::fs::write(&file, &text).expect("write the record");
+    let to_move = gtp
+        .ask(&format!("loadsgf {}", file.display()))
+        .unwrap_or_else(|e| panic!("gnugo cannot load our record: {e}\n{text}"));
+    let _ = std::fs::remove_file(&file);
+    assert_eq!(
+        to_move,
+        game.to_move().to_string(),
+        "{name}: colour to move\n{text}"
+    );
+    for colour in [Colour::Black, Colour::White] {
+        let theirs: BTreeSet<String> = gtp
+            .ask(&format!("list_stones {}", letter(colour)))
+            .expect("list_stones")
+            .split_whitespace()
+            .map(str::to_string)
+            .collect();
+        assert_eq!(theirs, our_stones(game, colour), "{name}: {colour}\n{text}");
+    }
+}
+
+#[test]
+fn our_sgf_records_load_in_gnugo_with_the_same_position() {
+    let Some(mut gtp) = start_gnugo() else { return };
+    let mut rng = Rng(0x5eed_f00d_5afe_ca11);
+    for size in [5, 9, 19] {
+        let mut game = Game::new(size, Rules::default()).expect("valid size");
+        // Random legal moves (captures happen).
+        play_randomly(&mut rng, &mut game, 3 * size * size);
+        assert_gnugo_agrees(&mut gtp, &game, &format!("{size}x{size}"));
+    }
+}
+
+#[test]
+fn records_with_setup_stones_load_in_gnugo_with_the_same_position() {
+    let Some(mut gtp) = start_gnugo() else { return };
+    let mut rng = Rng(0xab5e_7b00_c0de_0042);
+    let mut checked = [0usize; 2];
+    for size in [2, 5, 9, 13, 19] {
+        for round in 0..8 {
+            let mut game = random_setup(&mut rng, size);
+            let first = game.to_move();
+            // Setup only, then a few moves, then many.
+            let moves = [0, 1, 5, size * size][round % 4];
+            play_randomly(&mut rng, &mut game, moves);
+            assert!(game.setup().is_some());
+            assert_gnugo_agrees(&mut gtp, &game, &format!("{size}x{size}-setup-{round}"));
+            checked[first.number() as usize - 1] += 1;
+        }
+    }
+    println!("gnugo agreed on {checked:?} setup records (black first, white first)");
+    // Both colours to move first were exercised.
+    assert!(checked.iter().all(|&n| n > 0), "{checked:?}");
 }

@@ -19,9 +19,6 @@
 
 use super::{BoardSizeError, Colour, IllegalMove, MAX_SIZE, MIN_SIZE, Point, zobrist};
 
-/// Cells in the largest board, border included.
-pub(crate) const MAX_LOCS: usize = (MAX_SIZE + 2) * (MAX_SIZE + 2);
-
 /// Cell contents. Black and white match [`Colour::number`].
 const EMPTY: u8 = 0;
 /// A cell of the border.
@@ -360,6 +357,35 @@ impl Board {
                 self.merge(loc, q);
             }
         }
+    }
+
+    /// Puts a stone of `colour` on `p` as a setup position does: merging chains,
+    /// capturing nothing. Returns false, and changes nothing, when `p` is off the board
+    /// or not empty.
+    pub(crate) fn put(&mut self, p: Point, colour: Colour) -> bool {
+        if !p.is_on_board(self.size) {
+            return false;
+        }
+        let loc = self.loc(p);
+        if self.cells[loc] != EMPTY {
+            return false;
+        }
+        self.place(loc, colour);
+        true
+    }
+
+    /// The stones of the chain through `p`, in index order, if that chain has no
+    /// liberties (only a setup can leave one so); `None` for a chain with liberties,
+    /// an empty point or a point off the board.
+    pub(crate) fn chain_without_liberties(&self, p: Point) -> Option<Vec<Point>> {
+        self.get(p)?;
+        let loc = self.loc(p);
+        if self.chain(loc).libs != 0 {
+            return None;
+        }
+        let mut stones: Vec<Point> = self.chain_stones(loc).map(|s| self.point(s)).collect();
+        stones.sort_by_key(|q| q.index(self.size));
+        Some(stones)
     }
 
     /// Merges the chains through `a` and `b` (distinct chains of one colour).

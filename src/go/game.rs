@@ -6,7 +6,8 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 use super::board::Prediction;
 use super::{
-    Board, BoardSizeError, Colour, IllegalMove, KoRule, Point, Rules, Score, SuicideRule, zobrist,
+    Board, BoardSizeError, Colour, IllegalMove, KoRule, Point, Rules, Score, Setup, SetupError,
+    SuicideRule, zobrist,
 };
 
 /// A move: a stone on a point, or a pass.
@@ -78,8 +79,11 @@ pub struct Game {
     captures: [usize; 2],
     /// The key of every position so far (see [`Game::key`]); empty under simple ko.
     seen: PositionSet,
-    /// The key of every position so far, in order, starting with the empty board.
+    /// The key of every position so far, in order, starting with the empty board
+    /// (or the setup position).
     history: Vec<u64>,
+    /// The setup position the game started from, if any (for records).
+    setup: Option<Setup>,
 }
 
 impl Game {
@@ -102,9 +106,30 @@ impl Game {
             captures: [0; 2],
             seen: PositionSet::default(),
             history: Vec::new(),
+            setup: None,
         };
         game.remember(game.key(game.board.hash(), to_move));
         game
+    }
+
+    /// A new game from a setup position: `setup`'s stones on a `size` x `size` board,
+    /// its colour to move. The setup position is the first position of the superko
+    /// history, and [`setup`](Self::setup) keeps it for records.
+    ///
+    /// # Errors
+    /// [`SetupError`] for a size out of range, a stone off the board, a point given
+    /// twice, or a chain without liberties (a setup captures nothing).
+    pub fn from_setup(size: usize, rules: Rules, setup: &Setup) -> Result<Game, SetupError> {
+        let board = setup.board(size)?;
+        let mut game = Game::from_board(board, rules, setup.to_move);
+        game.setup = Some(setup.clone().sorted());
+        Ok(game)
+    }
+
+    /// The setup position this game started from, each colour's points in index
+    /// order; `None` for a game that started on the empty board.
+    pub fn setup(&self) -> Option<&Setup> {
+        self.setup.as_ref()
     }
 
     /// Side length of the board.
@@ -201,6 +226,7 @@ impl Game {
     }
 
     /// Empties the board and the history for a new game with the same size and rules.
+    /// A setup is forgotten: the new game starts on the empty board, black to move.
     pub fn restart(&mut self) {
         let board = Board::new(self.size()).unwrap_or_else(|_| self.board.clone());
         *self = Game::from_board(board, self.rules, Colour::Black);

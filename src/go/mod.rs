@@ -7,6 +7,8 @@
 //!   labelled picture for the operator console.
 //! - [`Game`]: turn order, history, captures, passes, superko; [`Game::check`] asks,
 //!   [`Game::play`] acts, both with the same verdict ([`IllegalMove`]).
+//! - [`Setup`]: stones on the board before the first move; [`Game::from_setup`] starts
+//!   a game from one or refuses it ([`SetupError`]).
 //! - [`Score`]: Tromp-Taylor area scoring with komi.
 //!
 //! The engine is deterministic (the Zobrist table comes from a fixed seed) and never
@@ -20,6 +22,7 @@ mod game;
 mod point;
 mod rules;
 mod score;
+mod setup;
 mod zobrist;
 
 pub use board::Board;
@@ -29,8 +32,12 @@ pub use game::{Game, Move, MoveReport, PlayedMove};
 pub use point::Point;
 pub use rules::{KoRule, Komi, Rules, SuicideRule};
 pub use score::Score;
+pub use setup::{Setup, SetupError};
 
 /// The smallest board size.
 pub const MIN_SIZE: usize = 2;
 /// The largest board size.
 pub const MAX_SIZE: usize = 25;
+/// Cells in the largest board with its border of off-board points: the board's cells
+/// and the Zobrist table are indexed by these.
+pub(crate) const MAX_LOCS: usize = (MAX_SIZE + 2) * (MAX_SIZE + 2);

@@ -3,8 +3,7 @@
 //! The keys are indexed by the board's internal (bordered) location, so the same
 //! position on two board sizes hashes differently; a game never changes size.
 
-use super::Colour;
-use super::board::MAX_LOCS;
+use super::{Colour, MAX_LOCS};
 
 /// The fixed seed: every build and every run hashes the same position the same way.
 const SEED: u64 = 0x676f_7365_7276_6572; // "goserver"

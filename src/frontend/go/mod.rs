@@ -6,14 +6,12 @@
 //! - [`table`]: one thread per game: the whole GO! flow.
 //! - [`event`]: what a game loop receives, and who it seats.
 //! - [`summary`]: what games publish for the console; [`report`]: how it reads there.
-//! - [`record`]: SGF records of finished games.
 //!
 //! [`GoFrontEnd`] is what the server and the console see of it.
 
 pub mod event;
 pub mod lobby;
 pub mod protocol;
-pub mod record;
 pub mod report;
 pub mod session;
 pub mod summary;

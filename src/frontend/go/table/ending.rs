@@ -4,8 +4,9 @@
 use super::{GameConfig, Phase, Table, deadline_in, random_colour, sgf_colour};
 use crate::frontend::go::event::Departure;
 use crate::frontend::go::protocol::ServerMessage;
-use crate::frontend::go::record::{self, RecordInfo};
 use crate::go::{self, Colour};
+use crate::records;
+use crate::sgf::{self, RecordInfo};
 
 impl Table {
     /// The game ends on the board: area score, GAME_FINISHED, REQUEST_REMATCH.
@@ -150,17 +151,12 @@ impl Table {
         let Some(game) = &self.game else { return };
         let score = game.score();
         log::info!("game {} finished: {message}", self.id);
-        let text = record::sgf(game, &self.record_info(result));
+        let text = sgf::write(game, &self.record_info(result));
         // The record is on disk before the players hear the game has ended.
         if let Some(dir) = &self.shared.settings.records {
-            match record::write(dir, self.id.0, self.round, &text) {
-                Ok(path) => log::info!("game {}: record written to {}", self.id, path.display()),
-                Err(e) => log::warn!(
-                    "game {}: cannot write record in {}: {e}",
-                    self.id,
-                    dir.display()
-                ),
-            }
+            let seconds = records::unix_seconds();
+            let file_name = format!("game-{}-{seconds}-{}.sgf", self.id, self.round);
+            records::save(dir, &file_name, &text, &format!("game {}", self.id));
         }
         self.send_all(&ServerMessage::GameFinished {
             game_id: self.id,

@@ -1,7 +1,6 @@
 //! What the console sees of a game: the published summary and a detailed view.
 
 use super::{Phase, Seat, Table};
-use crate::frontend::go::record;
 use crate::frontend::go::summary::{GameStatus, GameView};
 use crate::go::{self, Colour, Move};
 
@@ -69,7 +68,7 @@ impl Table {
             last_move,
             captures: (game.captures(Colour::Black), game.captures(Colour::White)),
             score: Some((score.black_text(), score.white_text())),
-            sgf: Some(record::sgf(game, &self.record_info(""))),
+            sgf: Some(crate::sgf::write(game, &self.record_info(""))),
         }
     }
 }
