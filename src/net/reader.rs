@@ -3,6 +3,7 @@
 //! the front end's business ([`Lines`]).
 
 use super::{Connection, Incoming, LineLimits, LineReader, ReadError};
+use std::borrow::Cow;
 use std::ops::ControlFlow;
 use std::sync::Arc;
 use std::thread;
@@ -21,6 +22,12 @@ pub trait Lines {
     /// Handles one line (or a line that was too long, or not UTF-8). `Break` closes the
     /// connection for the reason given.
     fn line(&mut self, conn: &Arc<Connection>, line: Incoming) -> ControlFlow<String>;
+
+    /// How a line appears in the logs and traces: as it came, unless the front end
+    /// hides a secret in it (a password is never logged).
+    fn logged<'a>(&self, line: &'a str) -> Cow<'a, str> {
+        Cow::Borrowed(line)
+    }
 }
 
 /// Reads and hands over lines until the connection ends; returns why it ended. Every
@@ -64,7 +71,7 @@ pub fn read_lines(conn: &Arc<Connection>, limits: LineLimits, lines: &mut impl L
             Err(ReadError::Io(e)) => return closed(conn, format!("socket error: {e}")),
         };
         match &incoming {
-            Incoming::Line(text) => conn.received(text),
+            Incoming::Line(text) => conn.received(&lines.logged(text)),
             Incoming::TooLong => conn.received("<line too long>"),
             Incoming::NotUtf8 => conn.received("<not UTF-8>"),
         }

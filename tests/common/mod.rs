@@ -3,7 +3,7 @@
 #![allow(dead_code)]
 
 use goserver::frontend::FrontEnd;
-use goserver::server::Server;
+use goserver::server::{Protocol, Server};
 use goserver::settings::Settings;
 use goserver::shutdown::Shutdown;
 use std::io::{BufRead, BufReader, ErrorKind, Write};
@@ -15,40 +15,80 @@ use std::time::Duration;
 /// Generous: tests must pass on a slow, busy machine.
 pub const PATIENCE: Duration = Duration::from_secs(20);
 
-/// A server running on 127.0.0.1 with a free port, stopped when dropped.
+/// A server running on 127.0.0.1 with free ports, stopped when dropped.
 pub struct TestServer {
+    /// The first front end's address (GO!'s, for `start` and `with`).
     pub addr: SocketAddr,
+    /// Every front end served, and its address.
+    pub addrs: Vec<(Protocol, SocketAddr)>,
     pub server: Arc<Server>,
     thread: Option<JoinHandle<()>>,
 }
 
 impl TestServer {
+    /// GO! alone, default settings.
     pub fn start() -> TestServer {
         TestServer::with(Settings::default())
     }
 
+    /// GO! alone.
     pub fn with(settings: Settings) -> TestServer {
-        let listener = TcpListener::bind("127.0.0.1:0").expect("bind port 0");
-        let addr = listener.local_addr().expect("local addr");
+        TestServer::serving(settings, &[Protocol::Go])
+    }
+
+    /// Each of `protocols` on a port of its own.
+    pub fn serving(settings: Settings, protocols: &[Protocol]) -> TestServer {
+        let listeners: Vec<(Protocol, TcpListener)> = protocols
+            .iter()
+            .map(|&p| (p, TcpListener::bind("127.0.0.1:0").expect("bind port 0")))
+            .collect();
+        let addrs: Vec<(Protocol, SocketAddr)> = listeners
+            .iter()
+            .map(|(p, l)| (*p, l.local_addr().expect("local addr")))
+            .collect();
         let server = Server::new(settings, Shutdown::new());
         let running = Arc::clone(&server);
         let thread = std::thread::spawn(move || {
-            running.run(&listener).expect("server runs");
+            running.serve(listeners).expect("server runs");
         });
+        // The front ends exist once `serve` has started.
+        while server.front_ends().len() < protocols.len() {
+            std::thread::sleep(Duration::from_millis(1));
+        }
         TestServer {
-            addr,
+            addr: addrs[0].1,
+            addrs,
             server,
             thread: Some(thread),
         }
+    }
+
+    /// The address `protocol` is served on.
+    pub fn addr_of(&self, protocol: Protocol) -> SocketAddr {
+        self.addrs
+            .iter()
+            .find(|(p, _)| *p == protocol)
+            .map(|(_, a)| *a)
+            .expect("that protocol is served")
+    }
+
+    /// The front end of `protocol`.
+    pub fn front_end(&self, protocol: Protocol) -> &Arc<dyn FrontEnd> {
+        let index = self
+            .addrs
+            .iter()
+            .position(|(p, _)| *p == protocol)
+            .expect("that protocol is served");
+        &self.server.front_ends()[index]
     }
 
     pub fn connect(&self) -> Client {
         Client::connect(self.addr)
     }
 
-    /// The GO! front end (the only one a `TestServer` serves).
+    /// The GO! front end.
     pub fn go(&self) -> &Arc<dyn FrontEnd> {
-        &self.server.front_ends()[0]
+        self.front_end(Protocol::Go)
     }
 
     /// Triggers the graceful shutdown and waits for `run` to return.
