@@ -6,8 +6,10 @@
 # answers. Every wait has a timeout: a script fails with a clear message, it never hangs.
 #
 #   start_server [goserver flags...]   fresh server on --port 0 --no-console; sets PORT
+#                                      (GO!) and SPECTRANGLE_PORT
 #   start_console_server [flags...]    same, but with the operator console on stdin/stdout
-#   connect NAME                       open an nc client called NAME (a label, not a login)
+#   connect NAME [PORT]                open an nc client called NAME (a label, not a login)
+#                                      to PORT (default: the GO! port)
 #   send NAME LINE                     send LINE plus a newline
 #   send_raw NAME FORMAT               send bytes as printf(1) FORMAT, no newline added
 #   expect NAME LINE                   the next line NAME receives must be exactly LINE
@@ -42,6 +44,7 @@ WORK=$(mktemp -d "${TMPDIR:-/tmp}/goserver-${SCRIPT%.sh}.XXXXXX")
 
 SERVER_PID=
 PORT=
+SPECTRANGLE_PORT=
 CONSOLE_IN=
 CONSOLE_OUT=
 WATCHDOG_PID=
@@ -122,7 +125,8 @@ _close_our_fds() {
 # ---------------------------------------------------------------------------------------
 # The server
 
-# _launch STDIN STDOUT FLAGS...: start the server, wait for "listening on <ip>:<port>".
+# _launch STDIN STDOUT FLAGS...: start the server, wait for its "listening on" lines:
+# `listening on <ip>:<port> (GO!)` first, then one per other front end that is on.
 _launch() {
     local stdin=$1 stdout=$2
     shift 2
@@ -131,8 +135,10 @@ _launch() {
     SERVER_PID=$!
     local i
     for ((i = 0; i < 100; i++)); do
-        PORT=$(sed -n 's/.*listening on .*:\([0-9][0-9]*\).*/\1/p' "$WORK/server.log" | head -n 1)
-        [[ -n $PORT ]] && return 0
+        PORT=$(sed -n 's/.*listening on .*:\([0-9][0-9]*\) (GO!).*/\1/p' "$WORK/server.log" | head -n 1)
+        SPECTRANGLE_PORT=$(sed -n 's/.*listening on .*:\([0-9][0-9]*\) (Spectrangle).*/\1/p' "$WORK/server.log" | head -n 1)
+        # The front ends' lines come together; one turned off has none.
+        [[ -n $PORT && (-n $SPECTRANGLE_PORT || " $* " == *" --spectrangle-port off "*) ]] && return 0
         kill -0 "$SERVER_PID" 2>/dev/null || fail "the server exited before listening"
         sleep 0.1
     done
@@ -184,13 +190,14 @@ expect_server_exit() {
 # ---------------------------------------------------------------------------------------
 # Clients
 
-# connect NAME: a new nc connection to the server, known to the other helpers as NAME.
+# connect NAME [PORT]: a new nc connection to the server (PORT, default the GO! port),
+# known to the other helpers as NAME.
 connect() {
-    local name=$1
-    [[ -n $PORT ]] || fail "connect $name: start the server first"
+    local name=$1 port=${2:-$PORT}
+    [[ -n $port ]] || fail "connect $name: start the server first"
     [[ -z ${CLIENT_PID[$name]:-} ]] || fail "connect $name: already connected"
     mkfifo "$WORK/$name.in" "$WORK/$name.out"
-    (_close_our_fds && exec nc 127.0.0.1 "$PORT" <"$WORK/$name.in" >"$WORK/$name.out" 2>"$WORK/$name.err") &
+    (_close_our_fds && exec nc 127.0.0.1 "$port" <"$WORK/$name.in" >"$WORK/$name.out" 2>"$WORK/$name.err") &
     CLIENT_PID[$name]=$!
     local fd_in fd_out
     exec {fd_in}>"$WORK/$name.in" {fd_out}<"$WORK/$name.out"

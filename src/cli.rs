@@ -1,22 +1,32 @@
 //! The command line: every flag, its default and its help text.
 
 use crate::go::{KoRule, Komi, MAX_SIZE, MIN_SIZE, Rules, SuicideRule};
+use crate::server::Protocol;
 use crate::settings::Settings;
 use clap::{Parser, ValueEnum};
 use std::path::PathBuf;
 use std::time::Duration;
 
-/// A GO! game server for teaching labs: students' clients connect over TCP and play
-/// Go; the operator watches through the console on this terminal.
+/// A game server for teaching labs: students' clients connect over TCP and play Go
+/// (GO! protocol) or Spectrangle, each on its own port; the operator watches through
+/// the console on this terminal.
 #[derive(Parser, Debug)]
 #[command(name = "goserver", version, about)]
 pub struct Options {
     /// Address to listen on.
     #[arg(long, default_value = "0.0.0.0")]
     pub host: String,
-    /// Port to listen on; 0 picks a free port (see the "listening on" log line).
-    #[arg(long, default_value_t = 8000)]
-    pub port: u16,
+    /// GO! port, or `off`; 0 picks a free port (see the "listening on" log lines), and
+    /// makes the other front ends' default ports 0 too.
+    #[arg(long, default_value = "8000", value_name = "N|off", value_parser = parse_port)]
+    pub port: Port,
+    /// Spectrangle port, or `off`; default: the GO! port + 1 (0 when --port is 0).
+    #[arg(long, value_name = "N|off", value_parser = parse_port)]
+    pub spectrangle_port: Option<Port>,
+    /// Seed of every random choice (colours, Spectrangle's bag and turn order), so that
+    /// a run can be repeated; default: random.
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u64>,
     /// Komi added to white's score: a multiple of 0.5 (e.g. 0, 6.5, 7).
     #[arg(long, default_value = "0", value_parser = parse_komi, allow_negative_numbers = true)]
     pub komi: Komi,
@@ -59,6 +69,24 @@ pub struct Options {
     /// Do not read operator commands from stdin.
     #[arg(long)]
     pub no_console: bool,
+}
+
+/// A port flag's value: a port number, or `off`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Port {
+    /// Listen on this port (0: a free one).
+    Number(u16),
+    /// Do not serve this front end.
+    Off,
+}
+
+fn parse_port(text: &str) -> Result<Port, String> {
+    if text == "off" {
+        return Ok(Port::Off);
+    }
+    text.parse::<u16>()
+        .map(Port::Number)
+        .map_err(|_| format!("'{text}' is not a port: use a number from 0 to 65535, or off"))
 }
 
 /// The `--ko` values.
@@ -122,6 +150,41 @@ fn seconds(s: u64) -> Option<Duration> {
 }
 
 impl Options {
+    /// The front ends to serve and their ports, GO! first: each port flag as given, or
+    /// its default (the GO! port plus the front end's offset; 0 when the GO! port is 0).
+    ///
+    /// # Errors
+    ///
+    /// A default port past 65535, or every front end off.
+    pub fn ports(&self) -> Result<Vec<(Protocol, u16)>, String> {
+        let base = match self.port {
+            Port::Number(port) => port,
+            Port::Off => 8000,
+        };
+        let mut ports = Vec::new();
+        if let Port::Number(port) = self.port {
+            ports.push((Protocol::Go, port));
+        }
+        let derived = |given: Option<Port>, flag: &str, offset: u16| {
+            match given {
+            Some(port) => Ok(port),
+            None if base == 0 => Ok(Port::Number(0)),
+            None => base.checked_add(offset).map(Port::Number).ok_or_else(|| {
+                format!(
+                    "{flag} defaults to the GO! port + {offset}, which is past 65535: give {flag} N or off"
+                )
+            }),
+        }
+        };
+        if let Port::Number(port) = derived(self.spectrangle_port, "--spectrangle-port", 1)? {
+            ports.push((Protocol::Spectrangle, port));
+        }
+        if ports.is_empty() {
+            return Err("every front end is off: give at least one port".to_string());
+        }
+        Ok(ports)
+    }
+
     /// The server settings these options ask for.
     pub fn settings(&self) -> Settings {
         Settings {
@@ -145,6 +208,7 @@ impl Options {
             handshake_timeout: seconds(self.handshake_timeout),
             max_clients: self.max_clients,
             records: self.records.clone(),
+            seed: self.seed,
             ..Settings::default()
         }
     }
@@ -195,9 +259,42 @@ mod tests {
         assert_eq!(settings.max_board_size, 25);
         assert_eq!(settings.rematch_timeout, None);
         assert_eq!(settings.move_timeout, Some(Duration::from_secs(30)));
+        assert_eq!(
+            options.ports(),
+            Ok(vec![(Protocol::Go, 0), (Protocol::Spectrangle, 0)])
+        );
         let negative =
             Options::try_parse_from(["goserver", "--komi", "-1.5"]).expect("negative komi");
         assert_eq!(negative.settings().rules.komi.halves(), -3);
+    }
+
+    #[test]
+    fn ports_default_to_the_go_port_plus_an_offset() {
+        let ports = |args: &[&str]| {
+            let mut all = vec!["goserver"];
+            all.extend_from_slice(args);
+            Options::try_parse_from(all).expect("options").ports()
+        };
+        assert_eq!(
+            ports(&[]),
+            Ok(vec![(Protocol::Go, 8000), (Protocol::Spectrangle, 8001)])
+        );
+        assert_eq!(
+            ports(&["--port", "9000", "--spectrangle-port", "off"]),
+            Ok(vec![(Protocol::Go, 9000)])
+        );
+        assert_eq!(
+            ports(&["--port", "off"]),
+            Ok(vec![(Protocol::Spectrangle, 8001)])
+        );
+        assert_eq!(
+            ports(&["--port", "0", "--spectrangle-port", "7000"]),
+            Ok(vec![(Protocol::Go, 0), (Protocol::Spectrangle, 7000)])
+        );
+        assert!(ports(&["--port", "65535"]).is_err());
+        assert!(ports(&["--port", "off", "--spectrangle-port", "off"]).is_err());
+        let seeded = Options::try_parse_from(["goserver", "--seed", "42"]).expect("seed");
+        assert_eq!(seeded.settings().seed, Some(42));
     }
 
     #[test]
@@ -209,6 +306,8 @@ mod tests {
             &["goserver", "--handshake-timeout", "18446744073709551615"],
             &["goserver", "--move-timeout", "604801"],
             &["goserver", "--max-clients", "0"],
+            &["goserver", "--port", "70000"],
+            &["goserver", "--spectrangle-port", "on"],
         ] {
             assert!(Options::try_parse_from(bad).is_err(), "{bad:?}");
         }

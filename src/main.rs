@@ -19,10 +19,10 @@ fn main() -> ExitCode {
     // game loop ends only that game (see frontend::go::table).
     std::panic::set_hook(Box::new(|info| log::error!("panic: {info}")));
     raise_file_limit();
-    let listener = match TcpListener::bind((options.host.as_str(), options.port)) {
-        Ok(listener) => listener,
+    let listeners = match bind(&options) {
+        Ok(listeners) => listeners,
         Err(e) => {
-            log::error!("cannot listen on {}:{}: {e}", options.host, options.port);
+            log::error!("{e}");
             return ExitCode::FAILURE;
         }
     };
@@ -36,13 +36,27 @@ fn main() -> ExitCode {
     let server = Server::new(options.settings(), shutdown);
     // Restores the terminal when main returns, however the shutdown came.
     let _terminal = (!options.no_console).then(|| console::start(&server));
-    match server.serve(vec![(Protocol::Go, listener)]) {
+    match server.serve(listeners) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             log::error!("server error: {e}");
             ExitCode::FAILURE
         }
     }
+}
+
+/// Binds one listener per front end that is on, GO! first.
+fn bind(options: &Options) -> Result<Vec<(Protocol, TcpListener)>, String> {
+    let host = options.host.as_str();
+    options
+        .ports()?
+        .into_iter()
+        .map(|(protocol, port)| {
+            TcpListener::bind((host, port))
+                .map(|listener| (protocol, listener))
+                .map_err(|e| format!("cannot listen on {host}:{port} ({protocol}): {e}"))
+        })
+        .collect()
 }
 
 /// Raises the open-file limit to its hard maximum: each client is a socket.

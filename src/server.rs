@@ -6,6 +6,7 @@
 //! and waits for their threads, within a bound.
 
 use crate::frontend::go::GoFrontEnd;
+use crate::frontend::spectrangle::SpectrangleFrontEnd;
 use crate::frontend::{Context, FrontEnd};
 use crate::net::{AcceptLimits, Connections, accept_loop};
 use crate::settings::Settings;
@@ -25,6 +26,18 @@ const SHUTDOWN_GRACE: Duration = Duration::from_millis(1500);
 pub enum Protocol {
     /// GO!, the `+`-delimited Go protocol.
     Go,
+    /// Spectrangle, the tile game.
+    Spectrangle,
+}
+
+/// The protocol's name, as the `listening on` lines write it.
+impl std::fmt::Display for Protocol {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Protocol::Go => "GO!",
+            Protocol::Spectrangle => "Spectrangle",
+        })
+    }
 }
 
 /// The running server's shared parts.
@@ -88,9 +101,10 @@ impl Server {
         for (protocol, listener) in listeners {
             let front_end: Arc<dyn FrontEnd> = match protocol {
                 Protocol::Go => Arc::new(GoFrontEnd::new(context.clone())),
+                Protocol::Spectrangle => Arc::new(SpectrangleFrontEnd::new(context.clone())),
             };
             let address = listener.local_addr()?;
-            log::info!("listening on {address} ({})", front_end.protocol());
+            log::info!("listening on {address} ({protocol})");
             served.push((front_end, listener, address));
         }
         let front_ends = served.iter().map(|(f, _, _)| Arc::clone(f)).collect();

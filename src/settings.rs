@@ -2,6 +2,7 @@
 
 use crate::go::Rules;
 use crate::net::{LineLimits, OutboxLimits};
+use crate::rng::Rng;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -31,6 +32,9 @@ pub struct Settings {
     /// A game ends (and is scored) after this many moves per point of its board,
     /// passes included: far beyond real games, it bounds a game's memory.
     pub moves_per_point: usize,
+    /// The seed of every random choice (colours, Spectrangle's bag and turn order), so
+    /// that a run can be repeated; `None`: random.
+    pub seed: Option<u64>,
 }
 
 /// The board size used when the leader does not configure in time.
@@ -50,11 +54,28 @@ impl Default for Settings {
             lines: LineLimits::default(),
             output: OutboxLimits::default(),
             moves_per_point: 10,
+            seed: None,
         }
     }
 }
 
 impl Settings {
+    /// The random numbers of game `game` of front end `front_end`: from `--seed` when
+    /// given (the same in every run, and different for every game), else from the
+    /// system.
+    pub fn game_rng(&self, front_end: &str, game: u64) -> Rng {
+        let Some(seed) = self.seed else {
+            return Rng::from_entropy();
+        };
+        // FNV-1a of the front end's name keeps GO!'s game 1 apart from Spectrangle's.
+        let salt = front_end
+            .bytes()
+            .fold(0xcbf2_9ce4_8422_2325_u64, |hash, byte| {
+                (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
+            });
+        Rng::derive(seed ^ salt, game)
+    }
+
     /// The board size used when the leader does not configure in time.
     pub fn default_board_size(&self) -> usize {
         DEFAULT_BOARD_SIZE.min(self.max_board_size)

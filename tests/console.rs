@@ -25,6 +25,13 @@ fn lines_of(stream: impl std::io::Read + Send + 'static) -> Receiver<String> {
     receiver
 }
 
+/// The port of a `listening on 127.0.0.1:<port> (<protocol>)` line.
+fn port_of(line: &str) -> u16 {
+    let port = line.rsplit(':').next().expect("a port");
+    let digits: String = port.chars().take_while(char::is_ascii_digit).collect();
+    digits.parse().expect("a port number")
+}
+
 /// The server started with the console on a pipe.
 struct Server {
     child: Child,
@@ -32,6 +39,7 @@ struct Server {
     stdout: Receiver<String>,
     stderr: Receiver<String>,
     port: u16,
+    spectrangle_port: u16,
 }
 
 impl Server {
@@ -52,12 +60,12 @@ impl Server {
             stdout,
             stderr,
             port: 0,
+            spectrangle_port: 0,
         };
         let line = server.stderr_until(|l| l.contains("listening on "));
-        // `listening on 127.0.0.1:<port> (GO!)`
-        let port = line.rsplit(':').next().expect("a port");
-        let digits: String = port.chars().take_while(char::is_ascii_digit).collect();
-        server.port = digits.parse().expect("a port number");
+        server.port = port_of(&line);
+        let line = server.stderr_until(|l| l.contains("(Spectrangle)"));
+        server.spectrangle_port = port_of(&line);
         server
     }
 
@@ -92,8 +100,13 @@ impl Server {
         }
     }
 
+    /// A GO! client.
     fn client(&self) -> Client {
-        let stream = TcpStream::connect(("127.0.0.1", self.port)).expect("connect");
+        self.client_on(self.port)
+    }
+
+    fn client_on(&self, port: u16) -> Client {
+        let stream = TcpStream::connect(("127.0.0.1", port)).expect("connect");
         stream.set_read_timeout(Some(WAIT)).expect("read timeout");
         Client {
             reader: BufReader::new(stream.try_clone().expect("clone")),
@@ -446,4 +459,94 @@ fn end_of_console_input_keeps_the_server_serving() {
     let mut ann = server.client();
     ann.send("HANDSHAKE+Ann");
     assert_eq!(ann.line(), "ACKNOWLEDGE_HANDSHAKE+1+1");
+}
+
+#[test]
+fn the_console_shows_spectrangle_tables_too() {
+    let mut server = Server::start();
+    let mut ann = server.client_on(server.spectrangle_port);
+    let mut bob = server.client_on(server.spectrangle_port);
+    ann.send("JOIN Ann");
+    assert_eq!(ann.line(), "LOBBY Ann");
+    bob.send("JOIN Bob");
+    assert_eq!(bob.line(), "LOBBY Ann Bob");
+    assert_eq!(ann.line(), "LOBBY Ann Bob");
+    ann.send("READY");
+    // The lobby, as its table publishes it: ask until Ann shows as ready.
+    let deadline = Instant::now() + WAIT;
+    let lobby = loop {
+        let games = server.ask("games", 2);
+        let row = cells(&games[1]).join("|");
+        if row.contains("Ann (ready)") || Instant::now() > deadline {
+            break row;
+        }
+        thread::sleep(Duration::from_millis(20));
+    };
+    assert!(
+        lobby.starts_with("s1|spectrangle|lobby default|Ann (ready), Bob|-|0|-|"),
+        "{lobby}"
+    );
+    bob.send("READY");
+    let mut start = Vec::new();
+    for client in [&mut ann, &mut bob] {
+        start = (0..9).map(|_| client.line()).collect::<Vec<_>>();
+    }
+    assert!(start[0].starts_with("START "), "{start:?}");
+    let first = start[0]
+        .split(' ')
+        .nth(1)
+        .expect("a first player")
+        .to_string();
+
+    let board = server.ask("board s1", 11);
+    assert!(
+        board[0].starts_with("game s1 (spectrangle): ") && board[0].ends_with(", playing, 0 turns"),
+        "{}",
+        board[0]
+    );
+    assert!(
+        board[1].ends_with("/  0   \\"),
+        "the top field: {}",
+        board[1]
+    );
+    assert!(board[2].contains("2x3"), "a bonus field: {}", board[2]);
+    assert!(board[7].starts_with("hand of "), "{}", board[7]);
+    assert_eq!(board[9], "bag: 28 tiles");
+    assert_eq!(board[10], format!("to move: {first}"));
+
+    let players = server.ask("players", 3);
+    for row in &players[1..] {
+        let row = cells(row);
+        assert_eq!(row[1..2], ["spectrangle"]);
+        assert_eq!(row[3..5], ["playing", "s1"], "{row:?}");
+    }
+    // The record so far: the protocol lines of the game.
+    let record = server.ask("sgf s1", 9);
+    assert_eq!(record, start);
+
+    assert_eq!(server.ask_one("kick s1"), "kicked 2 players of game s1");
+    for client in [&mut ann, &mut bob] {
+        let mut rest = String::new();
+        let _ = client.reader.read_line(&mut rest);
+        assert_eq!(rest, "", "a kicked player hears nothing more");
+    }
+    let deadline = Instant::now() + WAIT;
+    let ended = loop {
+        let answer = server.ask_one("board s1");
+        if answer.starts_with("game s1 has ended") || Instant::now() > deadline {
+            break answer;
+        }
+        // The answer was the live board's first line: skip the rest of it.
+        server.ask("", 10);
+        thread::sleep(Duration::from_millis(50));
+    };
+    assert!(
+        ended.starts_with("game s1 has ended (Ann was kicked by operator)")
+            || ended.starts_with("game s1 has ended (Bob was kicked by operator)"),
+        "{ended}"
+    );
+    assert_eq!(
+        server.ask_one("board s9"),
+        "no game s9: type 'games' to list them"
+    );
 }

@@ -6,8 +6,10 @@
 //! through the [`FrontEnd`] trait: no front end reaches into another.
 //!
 //! - [`go`]: GO!, the `+`-delimited Go protocol (two players per game).
+//! - [`spectrangle`]: Spectrangle, the tile game for 2 to 4 players.
 
 pub mod go;
+pub mod spectrangle;
 
 use crate::net::{Connection, Connections};
 use crate::settings::Settings;
@@ -15,6 +17,45 @@ use crate::shutdown::Shutdown;
 use std::net::{SocketAddr, TcpStream};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+/// The close reason recorded on a connection the operator kicked.
+pub const KICK_REASON: &str = "kicked by operator";
+
+/// How a player left its game or lobby.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Departure {
+    /// It said so (GO!'s and Spectrangle's EXIT).
+    Exited,
+    /// It closed its connection.
+    Disconnected,
+    /// The operator kicked it.
+    Kicked,
+    /// The server closed its connection, for this reason (output stalled, ...).
+    Dropped(String),
+}
+
+impl Departure {
+    /// How a connection that the server closed for `reason` (if it did) ended, given
+    /// the reason a front end records for its own EXIT, if it closes on EXIT.
+    pub fn of_closed(reason: Option<String>, exit_reason: Option<&str>) -> Departure {
+        match reason {
+            None => Departure::Disconnected,
+            Some(reason) if Some(reason.as_str()) == exit_reason => Departure::Exited,
+            Some(reason) if reason == KICK_REASON => Departure::Kicked,
+            Some(reason) => Departure::Dropped(reason),
+        }
+    }
+
+    /// `Ann exited`, `Ann disconnected`, ...: for messages and logs.
+    pub fn describe(&self, name: &str) -> String {
+        match self {
+            Departure::Exited => format!("{name} exited"),
+            Departure::Disconnected => format!("{name} disconnected"),
+            Departure::Kicked => format!("{name} was kicked by operator"),
+            Departure::Dropped(reason) => format!("{name} was disconnected: {reason}"),
+        }
+    }
+}
 
 /// What the server hands every front end: the settings, the one shutdown, and the
 /// connection factory every connection comes from.
@@ -88,9 +129,6 @@ pub struct Record {
 pub trait FrontEnd: Send + Sync {
     /// Its short name in the console and logs: `go`, `spectrangle`, `bkgo`.
     fn name(&self) -> &'static str;
-
-    /// The protocol's name in the `listening on` line: `GO!`, `Spectrangle`, `Bkgo`.
-    fn protocol(&self) -> &'static str;
 
     /// The line (or lines) a client gets when the server is full, before it is closed.
     fn refusal(&self, max_clients: usize) -> String;

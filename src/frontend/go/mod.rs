@@ -101,10 +101,6 @@ impl FrontEnd for GoFrontEnd {
         "go"
     }
 
-    fn protocol(&self) -> &'static str {
-        "GO!"
-    }
-
     fn refusal(&self, max_clients: usize) -> String {
         ServerMessage::UnknownCommand {
             reason: format!(

@@ -1,0 +1,69 @@
+//! What a Spectrangle table (a lobby, then its game) receives, and who it seats: the
+//! vocabulary shared by the connection threads, the lobbies registry and the tables.
+
+use super::protocol::{Command, Extension, PlayerName};
+use super::summary::TableView;
+use crate::frontend::Departure;
+use crate::net::{ConnId, Connection};
+use crossbeam_channel::Sender;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// The extensions a client has enabled: set by its connection thread, read by its
+/// table when it broadcasts a chat line.
+#[derive(Debug, Default)]
+pub struct Extensions {
+    chat: AtomicBool,
+    multilobby: AtomicBool,
+}
+
+impl Extensions {
+    /// Enables `extension` for this client.
+    pub fn enable(&self, extension: Extension) {
+        self.flag(extension).store(true, Ordering::Relaxed);
+    }
+
+    /// Whether the client enabled `extension`.
+    pub fn has(&self, extension: Extension) -> bool {
+        self.flag(extension).load(Ordering::Relaxed)
+    }
+
+    fn flag(&self, extension: Extension) -> &AtomicBool {
+        match extension {
+            Extension::Chat => &self.chat,
+            Extension::Multilobby => &self.multilobby,
+        }
+    }
+}
+
+/// A client with its name, as a table seats it.
+#[derive(Clone)]
+pub struct Member {
+    /// Its connection.
+    pub conn: Arc<Connection>,
+    /// The name it joined with.
+    pub name: PlayerName,
+    /// What it has enabled.
+    pub extensions: Arc<Extensions>,
+}
+
+/// What a table receives, in the order the registry decided it.
+pub enum TableEvent {
+    /// A client joined the lobby.
+    Joined(Member),
+    /// A member said READY.
+    Ready(ConnId),
+    /// A member left (EXIT, disconnect, kick).
+    Left { conn: ConnId, how: Departure },
+    /// Every member is ready: the game starts with the members as they are.
+    Start,
+    /// A move (MOVE_PLAY, MOVE_SWAP or MOVE_SKIP, arguments checked) from a player.
+    Move {
+        from: Arc<Connection>,
+        command: Command,
+    },
+    /// A chat line (base64) from a member with chat enabled.
+    Chat { from: ConnId, text: String },
+    /// The console asks for a view of the table.
+    Inspect(Sender<TableView>),
+}

@@ -1,0 +1,626 @@
+//! The Spectrangle registry: who is connected with which extensions, which names are
+//! held, which lobbies are open and who sits in which lobby or game. All of it under
+//! one `parking_lot::Mutex`, held only for bookkeeping, never across socket I/O.
+//!
+//! Every change to a lobby is decided here, under the lock, and sent to that lobby's
+//! table as an event, also under the lock (a channel send, which does not block): the
+//! table sends the lines (`LOBBY`, `START`, ...) in the order the events were decided.
+//! Answers that concern the asking client alone (errors, `AVAILABLE_EXTENSIONS`,
+//! `ACTIVE_LOBBIES`) are sent from its own connection thread, after the lock.
+//!
+//! `parking_lot` locks do not poison: a panic under the lock (none is reachable: the
+//! code under it only touches maps) would leave the maps as they were.
+
+use super::event::{Extensions, Member, TableEvent};
+use super::protocol::{
+    ArgumentError, Command, ErrorCode, Extension, Keyword, LobbyName, PlayerName, Request,
+    ServerMessage, Unrecognized,
+};
+use super::summary::{GameId, Status, Summary};
+use super::table::{self, Seating, Shared};
+use crate::frontend::Departure;
+use crate::net::{ConnId, Connection};
+use crate::spectrangle::MAX_PLAYERS;
+use crossbeam_channel::Sender;
+use parking_lot::Mutex;
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Weak};
+use std::thread::JoinHandle;
+use std::time::Instant;
+
+/// How many finished games the console can still list.
+const FINISHED_KEPT: usize = 200;
+
+/// The name of the first default lobby; the next ones are `default-2`, `default-3`, ...
+const DEFAULT_LOBBY: &str = "default";
+
+/// One connected client.
+struct Client {
+    conn: Arc<Connection>,
+    extensions: Arc<Extensions>,
+    /// The name it holds while it sits in a lobby or a game.
+    name: Option<PlayerName>,
+    /// The table (lobby or game) it sits at.
+    table: Option<GameId>,
+    /// When it last left a table (or connected): its JOIN timeout runs from here.
+    free_since: Instant,
+}
+
+/// A lobby, or the game it became.
+struct TableEntry {
+    /// The table loop's inbox.
+    inbox: Sender<TableEvent>,
+    /// Published by the table loop after each change.
+    summary: Arc<Mutex<Summary>>,
+    /// The lobby's name while it is a lobby; `None` once its game has started.
+    lobby: Option<LobbyName>,
+    /// Whether it was opened by a JOIN without a lobby name.
+    default: bool,
+    /// Who sits there, in join order.
+    members: Vec<ConnId>,
+    /// Members that said READY.
+    ready: HashSet<ConnId>,
+}
+
+impl TableEntry {
+    fn is_open_lobby(&self) -> bool {
+        self.lobby.is_some() && self.members.len() < MAX_PLAYERS
+    }
+}
+
+#[derive(Default)]
+struct State {
+    clients: HashMap<ConnId, Client>,
+    /// Names held by clients in a lobby or a game.
+    names: HashSet<PlayerName>,
+    /// Lobbies and games, oldest first.
+    tables: BTreeMap<GameId, TableEntry>,
+    finished: VecDeque<Summary>,
+    next_id: u32,
+    /// Table threads, joined at shutdown.
+    threads: Vec<JoinHandle<()>>,
+}
+
+/// The registry. Shared by every connection thread and table loop.
+pub struct Lobbies {
+    state: Mutex<State>,
+    /// Itself, for the table loops it starts (they hold it as their `Seating`).
+    me: Weak<Lobbies>,
+    /// What the tables it starts share: settings, shutdown, counters.
+    pub shared: Shared,
+}
+
+/// A refusal: the code and what was wrong.
+type Refusal = (ErrorCode, String);
+
+/// A lobby opened under the lock, whose loop is started after it is released.
+struct NewTable {
+    id: GameId,
+    events: crossbeam_channel::Receiver<TableEvent>,
+    summary: Arc<Mutex<Summary>>,
+}
+
+impl Lobbies {
+    /// An empty registry whose tables share `shared`.
+    pub fn new(shared: Shared) -> Arc<Lobbies> {
+        Arc::new_cyclic(|me| Lobbies {
+            state: Mutex::new(State {
+                next_id: 1,
+                ..State::default()
+            }),
+            me: me.clone(),
+            shared,
+        })
+    }
+
+    /// Registers a new connection (in no lobby, no extension enabled).
+    pub fn connect(&self, conn: &Arc<Connection>) {
+        self.state.lock().clients.insert(
+            conn.id,
+            Client {
+                conn: Arc::clone(conn),
+                extensions: Arc::default(),
+                name: None,
+                table: None,
+                free_since: Instant::now(),
+            },
+        );
+    }
+
+    /// When `conn` last left a table (or connected), if it sits at none now.
+    pub fn free_since(&self, conn: ConnId) -> Option<Instant> {
+        let state = self.state.lock();
+        let client = state.clients.get(&conn)?;
+        client.table.is_none().then_some(client.free_since)
+    }
+
+    /// Handles one line of a client: answers it, or hands it to the client's table.
+    pub fn dispatch(&self, conn: &Arc<Connection>, line: Result<Option<Request>, Unrecognized>) {
+        let answer = match line {
+            Ok(None) => return,
+            Err(unrecognized) => Err((ErrorCode::Unrecognized, unrecognized.to_string())),
+            Ok(Some(request)) => self.request(conn, request),
+        };
+        let message = match answer {
+            Ok(None) => return,
+            Ok(Some(message)) => message,
+            Err((code, message)) => ServerMessage::error(code, message),
+        };
+        let _ = conn.send(&message);
+    }
+
+    /// Refuses `error` (a line too long) with its code.
+    pub fn refuse(&self, conn: &Arc<Connection>, error: &ArgumentError) {
+        let _ = conn.send(&ServerMessage::error(error.code(), error));
+    }
+
+    /// Checks a request in the order SPECTRANGLE.md fixes (extension, state,
+    /// arguments) and carries it out. Returns the answer for the client, if any.
+    fn request(
+        &self,
+        conn: &Arc<Connection>,
+        request: Request,
+    ) -> Result<Option<ServerMessage>, Refusal> {
+        let Request { keyword, command } = request;
+        let (extensions, place) = self.whereabouts(conn.id);
+        self.check_extension(keyword, &extensions)?;
+        check_state(keyword, place)?;
+        let command = command.map_err(|e| (e.code(), e.to_string()))?;
+        match command {
+            Command::Join { name, lobby } => {
+                let lobby = match lobby {
+                    Some(lobby) if extensions.has(Extension::Multilobby) => {
+                        Some(LobbyName::parse(&lobby).map_err(|e| (e.code(), e.to_string()))?)
+                    }
+                    // Without multilobby the lobby argument is ignored (the spec says so).
+                    _ => None,
+                };
+                self.join(conn, name, lobby, &extensions)?;
+            }
+            Command::Ready => self.ready(conn.id),
+            Command::Play { .. } | Command::Swap { .. } | Command::Skip => {
+                self.forward(conn.id, |_| TableEvent::Move {
+                    from: Arc::clone(conn),
+                    command,
+                });
+                return Ok(None);
+            }
+            Command::Exit => self.leave(conn.id, Departure::Exited),
+            Command::Extensions => return Ok(Some(ServerMessage::AvailableExtensions)),
+            Command::EnableExtensions(wanted) => {
+                for extension in wanted {
+                    extensions.enable(extension);
+                }
+            }
+            Command::Chat { text } => {
+                self.forward(conn.id, |from| TableEvent::Chat { from, text });
+                conn.accepted();
+                return Ok(None);
+            }
+            Command::Lobbies => return Ok(Some(self.active_lobbies())),
+        }
+        conn.accepted();
+        Ok(None)
+    }
+
+    /// A client's extensions and where it sits: no table, a lobby, or a game.
+    fn whereabouts(&self, conn: ConnId) -> (Arc<Extensions>, Place) {
+        let state = self.state.lock();
+        let Some(client) = state.clients.get(&conn) else {
+            return (Arc::default(), Place::Nowhere);
+        };
+        let place = match client.table.and_then(|id| state.tables.get(&id)) {
+            None => Place::Nowhere,
+            Some(table) => match &table.lobby {
+                Some(name) => Place::Lobby(name.to_string()),
+                None => Place::Game,
+            },
+        };
+        (Arc::clone(&client.extensions), place)
+    }
+
+    /// CHAT and LOBBIES need their extension enabled, whatever the client's state.
+    fn check_extension(&self, keyword: Keyword, extensions: &Extensions) -> Result<(), Refusal> {
+        let needs = match keyword {
+            Keyword::Chat => Extension::Chat,
+            Keyword::Lobbies => Extension::Multilobby,
+            _ => return Ok(()),
+        };
+        if extensions.has(needs) {
+            return Ok(());
+        }
+        Err((
+            ErrorCode::UnsupportedExtension,
+            format!(
+                "{} needs the {} extension: send ENABLE_EXTENSION {} first",
+                keyword.word(),
+                needs.name(),
+                needs.name()
+            ),
+        ))
+    }
+
+    /// Seats `conn` as `name`: in the lobby it names (multilobby), else in the oldest
+    /// default lobby with room, else in a new default lobby.
+    fn join(
+        &self,
+        conn: &Arc<Connection>,
+        name: PlayerName,
+        lobby: Option<LobbyName>,
+        extensions: &Arc<Extensions>,
+    ) -> Result<(), Refusal> {
+        let new_table = {
+            let mut state = self.state.lock();
+            if state.names.contains(&name) {
+                return Err((
+                    ErrorCode::NameTaken,
+                    format!("The name {name} is taken by another player: choose another name"),
+                ));
+            }
+            let found = match &lobby {
+                Some(wanted) => state
+                    .tables
+                    .iter()
+                    .find(|(_, t)| t.lobby.as_ref() == Some(wanted))
+                    .map(|(id, t)| (*id, t.members.len())),
+                None => state
+                    .tables
+                    .iter()
+                    .find(|(_, t)| t.default && t.is_open_lobby())
+                    .map(|(id, t)| (*id, t.members.len())),
+            };
+            if let (Some((_, members)), Some(wanted)) = (found, &lobby)
+                && members >= MAX_PLAYERS
+            {
+                return Err((
+                    ErrorCode::Generic,
+                    format!(
+                        "Lobby {wanted} is full ({MAX_PLAYERS} players): join another lobby, or wait until its game starts"
+                    ),
+                ));
+            }
+            let (id, new_table) = match found {
+                Some((id, _)) => (id, None),
+                None => {
+                    let (id, new_table) = self.open_lobby(&mut state, lobby);
+                    (id, Some(new_table))
+                }
+            };
+            let member = Member {
+                conn: Arc::clone(conn),
+                name: name.clone(),
+                extensions: Arc::clone(extensions),
+            };
+            state.names.insert(name.clone());
+            if let Some(client) = state.clients.get_mut(&conn.id) {
+                client.name = Some(name.clone());
+                client.table = Some(id);
+            }
+            if let Some(table) = state.tables.get_mut(&id) {
+                table.members.push(conn.id);
+                let _ = table.inbox.send(TableEvent::Joined(member));
+            }
+            conn.set_name(name.as_str());
+            new_table
+        };
+        if let Some(new_table) = new_table {
+            self.start_thread(new_table);
+        }
+        Ok(())
+    }
+
+    /// Opens a lobby named `name`, or the lowest free default name when `None`.
+    fn open_lobby(&self, state: &mut State, name: Option<LobbyName>) -> (GameId, NewTable) {
+        let default = name.is_none();
+        let name = name.unwrap_or_else(|| free_default_name(state));
+        let id = GameId(state.next_id);
+        state.next_id += 1;
+        let (inbox, events) = crossbeam_channel::unbounded();
+        let summary = Arc::new(Mutex::new(Summary::new(id, name.to_string())));
+        state.tables.insert(
+            id,
+            TableEntry {
+                inbox,
+                summary: Arc::clone(&summary),
+                lobby: Some(name),
+                default,
+                members: Vec::new(),
+                ready: HashSet::new(),
+            },
+        );
+        let new_table = NewTable {
+            id,
+            events,
+            summary,
+        };
+        (id, new_table)
+    }
+
+    fn start_thread(&self, new_table: NewTable) {
+        let Some(me) = self.me.upgrade() else { return };
+        let seating: Arc<dyn Seating> = me;
+        let NewTable {
+            id,
+            events,
+            summary,
+        } = new_table;
+        match table::spawn(id, seating, self.shared.clone(), events, summary) {
+            Ok(handle) => {
+                let mut state = self.state.lock();
+                state.threads.retain(|t| !t.is_finished());
+                state.threads.push(handle);
+            }
+            Err(e) => {
+                log::error!("could not start a thread for spectrangle table {id}: {e}");
+                for conn in self.remove_table(id) {
+                    conn.close("the server could not start a game thread");
+                }
+            }
+        }
+    }
+
+    /// READY: marks the member ready, and starts the game when every member of a
+    /// lobby of two or more is.
+    fn ready(&self, conn: ConnId) {
+        let mut state = self.state.lock();
+        let Some(id) = state.clients.get(&conn).and_then(|c| c.table) else {
+            return;
+        };
+        if let Some(table) = state.tables.get_mut(&id)
+            && table.ready.insert(conn)
+        {
+            let _ = table.inbox.send(TableEvent::Ready(conn));
+            start_if_ready(table);
+        }
+    }
+
+    /// A client leaves its table: its name is free again, the table is told; a lobby
+    /// left with nobody closes, a lobby left with only ready players starts.
+    fn leave(&self, conn: ConnId, how: Departure) {
+        let mut state = self.state.lock();
+        let Some(client) = state.clients.get_mut(&conn) else {
+            return;
+        };
+        let Some(id) = client.table.take() else {
+            return;
+        };
+        client.free_since = Instant::now();
+        if let Some(name) = client.name.take() {
+            state.names.remove(&name);
+        }
+        let Some(table) = state.tables.get_mut(&id) else {
+            return;
+        };
+        table.members.retain(|member| *member != conn);
+        table.ready.remove(&conn);
+        let _ = table.inbox.send(TableEvent::Left { conn, how });
+        if table.lobby.is_some() {
+            if table.members.is_empty() {
+                // Nobody left: dropping the inbox ends the lobby's loop.
+                state.tables.remove(&id);
+            } else {
+                start_if_ready(table);
+            }
+        }
+    }
+
+    /// Sends the event `make` builds (given the sender's id) to the sender's table.
+    fn forward(&self, conn: ConnId, make: impl FnOnce(ConnId) -> TableEvent) {
+        let state = self.state.lock();
+        if let Some(table) = state
+            .clients
+            .get(&conn)
+            .and_then(|c| c.table)
+            .and_then(|id| state.tables.get(&id))
+        {
+            let _ = table.inbox.send(make(conn));
+        }
+    }
+
+    /// `ACTIVE_LOBBIES`: lobbies not yet playing, players in join order.
+    fn active_lobbies(&self) -> ServerMessage {
+        let state = self.state.lock();
+        let lobbies = state
+            .tables
+            .values()
+            .filter_map(|table| {
+                let name = table.lobby.as_ref()?;
+                let players = table
+                    .members
+                    .iter()
+                    .filter_map(|m| state.clients.get(m)?.name.as_ref())
+                    .map(ToString::to_string)
+                    .collect();
+                Some((name.to_string(), players))
+            })
+            .collect();
+        ServerMessage::ActiveLobbies { lobbies }
+    }
+
+    /// Forgets a closed connection: it leaves its table (`how`), its name is free.
+    pub fn disconnect(&self, conn: ConnId, how: Departure) {
+        self.leave(conn, how);
+        self.state.lock().clients.remove(&conn);
+    }
+
+    /// Removes a table: its members sit nowhere and their names are free; its summary
+    /// (marked finished, if it was a game) is kept for the console. Returns the
+    /// connections that sat there.
+    fn remove_table(&self, id: GameId) -> Vec<Arc<Connection>> {
+        let mut state = self.state.lock();
+        let Some(table) = state.tables.remove(&id) else {
+            return Vec::new();
+        };
+        if table.lobby.is_none() {
+            let mut summary = table.summary.lock().clone();
+            summary.status = Status::Finished;
+            state.finished.push_back(summary);
+            while state.finished.len() > FINISHED_KEPT {
+                state.finished.pop_front();
+            }
+            self.shared
+                .counters
+                .games_finished
+                .fetch_add(1, Ordering::Relaxed);
+        }
+        let now = Instant::now();
+        let mut freed = Vec::new();
+        let mut names = Vec::new();
+        for conn in table.members {
+            if let Some(client) = state.clients.get_mut(&conn) {
+                client.table = None;
+                client.free_since = now;
+                names.extend(client.name.take());
+                freed.push(Arc::clone(&client.conn));
+            }
+        }
+        for name in names {
+            state.names.remove(&name);
+        }
+        freed
+    }
+
+    /// Every connected client: connection, name, table.
+    pub fn clients(&self) -> Vec<(Arc<Connection>, Option<String>, Option<GameId>)> {
+        let state = self.state.lock();
+        state
+            .clients
+            .values()
+            .map(|c| {
+                (
+                    Arc::clone(&c.conn),
+                    c.name.as_ref().map(ToString::to_string),
+                    c.table,
+                )
+            })
+            .collect()
+    }
+
+    /// Summaries of the live tables (by id), then of the finished games kept.
+    pub fn tables(&self) -> (Vec<Summary>, Vec<Summary>) {
+        let state = self.state.lock();
+        let live = state
+            .tables
+            .values()
+            .map(|t| t.summary.lock().clone())
+            .collect();
+        (live, state.finished.iter().cloned().collect())
+    }
+
+    /// The inbox of live table `id`.
+    pub fn inbox(&self, id: GameId) -> Option<Sender<TableEvent>> {
+        self.state.lock().tables.get(&id).map(|t| t.inbox.clone())
+    }
+
+    /// The connections seated at table `id`.
+    pub fn members(&self, id: GameId) -> Vec<Arc<Connection>> {
+        let state = self.state.lock();
+        state
+            .tables
+            .get(&id)
+            .map(|t| {
+                t.members
+                    .iter()
+                    .filter_map(|m| state.clients.get(m))
+                    .map(|c| Arc::clone(&c.conn))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// Takes the table threads started so far, to join them.
+    pub fn take_threads(&self) -> Vec<JoinHandle<()>> {
+        std::mem::take(&mut self.state.lock().threads)
+    }
+
+    /// Every connection, to close them at shutdown.
+    pub fn connections(&self) -> Vec<Arc<Connection>> {
+        let state = self.state.lock();
+        state
+            .clients
+            .values()
+            .map(|c| Arc::clone(&c.conn))
+            .collect()
+    }
+}
+
+impl Seating for Lobbies {
+    fn close_game(&self, id: GameId) -> Vec<Arc<Connection>> {
+        self.remove_table(id)
+    }
+
+    fn redispatch(&self, from: &Arc<Connection>, command: Command) {
+        let keyword = match &command {
+            Command::Swap { .. } => Keyword::MoveSwap,
+            Command::Skip => Keyword::MoveSkip,
+            _ => Keyword::MovePlay,
+        };
+        let command = Ok(command);
+        self.dispatch(from, Ok(Some(Request { keyword, command })));
+    }
+}
+
+/// Where a client sits, as far as the order of error codes cares.
+enum Place {
+    Nowhere,
+    /// In the lobby of this name.
+    Lobby(String),
+    Game,
+}
+
+/// The state checks of SPECTRANGLE.md: a known keyword in the wrong state is 7 (in no
+/// lobby) or 8 (a move in a lobby), except JOIN while seated and READY in a game (0).
+fn check_state(keyword: Keyword, place: Place) -> Result<(), Refusal> {
+    let word = keyword.word();
+    match (keyword, place) {
+        (Keyword::Extensions | Keyword::EnableExtension | Keyword::Lobbies, _) => Ok(()),
+        (Keyword::Join, Place::Nowhere) => Ok(()),
+        (Keyword::Join, Place::Lobby(lobby)) => Err((
+            ErrorCode::Generic,
+            format!("You are already in lobby {lobby}: send EXIT first to join another"),
+        )),
+        (Keyword::Join, Place::Game) => Err((
+            ErrorCode::Generic,
+            "You are playing a game: JOIN is possible after its SCORE, or after EXIT".into(),
+        )),
+        (Keyword::Ready, Place::Game) => Err((
+            ErrorCode::Generic,
+            "Your game has already started: READY is for lobbies".into(),
+        )),
+        (Keyword::MovePlay | Keyword::MoveSwap | Keyword::MoveSkip, Place::Lobby(lobby)) => Err((
+            ErrorCode::NotInGame,
+            format!("Your lobby {lobby} has not started a game yet: send READY and wait for START"),
+        )),
+        (_, Place::Nowhere) => Err((
+            ErrorCode::NotInLobby,
+            format!("You are not in a lobby, so {word} is not possible: send JOIN <name> first"),
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// Starts a lobby of two or more members who are all ready: it stops being a lobby
+/// (no more joins) and its table deals.
+fn start_if_ready(table: &mut TableEntry) {
+    let all_ready = table.members.iter().all(|m| table.ready.contains(m));
+    if table.lobby.is_some() && table.members.len() >= 2 && all_ready {
+        table.lobby = None;
+        let _ = table.inbox.send(TableEvent::Start);
+    }
+}
+
+/// The lowest default lobby name (`default`, `default-2`, ...) no open lobby has.
+fn free_default_name(state: &State) -> LobbyName {
+    let taken = |name: &str| {
+        state
+            .tables
+            .values()
+            .any(|t| t.lobby.as_ref().is_some_and(|l| l.as_str() == name))
+    };
+    let name = std::iter::once(DEFAULT_LOBBY.to_string())
+        .chain((2u32..).map(|n| format!("{DEFAULT_LOBBY}-{n}")))
+        .find(|name| !taken(name))
+        .unwrap_or_else(|| format!("{DEFAULT_LOBBY}-{}", state.next_id));
+    LobbyName::server_given(name)
+}

@@ -1,0 +1,217 @@
+//! The Spectrangle front end: the tile game for 2 to 4 players, its blank-separated
+//! protocol, lobbies and the extensions `chat` and `multilobby`.
+//!
+//! - [`protocol`]: lines to typed requests, typed messages to lines (pure).
+//! - [`session`]: one client's connection thread.
+//! - [`lobby`]: the registry: names, lobbies, who sits where (one mutex).
+//! - [`table`]: one thread per lobby and the game it becomes.
+//! - [`event`]: what a table receives, and who it seats.
+//! - [`summary`]: what tables publish for the console; [`report`]: how it reads there.
+//!
+//! [`SpectrangleFrontEnd`] is what the server and the console see of it. The rules are
+//! the pure engine [`crate::spectrangle`].
+
+pub mod event;
+pub mod lobby;
+pub mod protocol;
+pub mod report;
+pub mod session;
+pub mod summary;
+pub mod table;
+
+use super::{ClientRow, Context, FrontEnd, GameRow, KICK_REASON, Record, Tally};
+use crate::net::Connection;
+use event::TableEvent;
+use lobby::Lobbies;
+use protocol::{ErrorCode, ServerMessage};
+use std::collections::HashMap;
+use std::net::{SocketAddr, TcpStream};
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::thread;
+use std::time::{Duration, Instant};
+use summary::{GameId, Status, Summary, TableView};
+use table::{INSPECT_TIMEOUT, Shared};
+
+/// The net layer sends anything that is a `Message`; the impl lives here, where the
+/// front end joins its layers, so that `protocol` (pure) need not know `net`.
+impl crate::net::Message for ServerMessage {
+    fn is_rejection(&self) -> bool {
+        ServerMessage::is_rejection(self)
+    }
+}
+
+/// The Spectrangle front end: its registry, and through it its tables.
+pub struct SpectrangleFrontEnd {
+    lobbies: Arc<Lobbies>,
+    context: Context,
+}
+
+impl SpectrangleFrontEnd {
+    /// A Spectrangle front end with no clients yet.
+    pub fn new(context: Context) -> SpectrangleFrontEnd {
+        let shared = Shared::new(Arc::clone(&context.settings), context.shutdown.clone());
+        SpectrangleFrontEnd {
+            lobbies: Lobbies::new(shared),
+            context,
+        }
+    }
+
+    /// Why table `id` cannot be asked: its game has ended, or it never existed.
+    fn not_live(&self, id: GameId) -> String {
+        match self.finished(id) {
+            Some(s) => format!(
+                "game {id} has ended ({}): only live games can be shown",
+                s.result.unwrap_or_else(|| s.status.to_string())
+            ),
+            None => format!("no game {id}: type 'games' to list them"),
+        }
+    }
+
+    fn finished(&self, id: GameId) -> Option<Summary> {
+        let (_, finished) = self.lobbies.tables();
+        finished.into_iter().rev().find(|s| s.id == id)
+    }
+
+    /// Asks table `id`'s loop for a view, waiting at most [`INSPECT_TIMEOUT`].
+    fn inspect(&self, id: GameId) -> Result<TableView, String> {
+        let Some(inbox) = self.lobbies.inbox(id) else {
+            return Err(self.not_live(id));
+        };
+        let (reply, answer) = crossbeam_channel::bounded(1);
+        if inbox.send(TableEvent::Inspect(reply)).is_err() {
+            return Err(self.not_live(id));
+        }
+        answer.recv_timeout(INSPECT_TIMEOUT).map_err(|e| match e {
+            crossbeam_channel::RecvTimeoutError::Timeout => format!(
+                "game {id} did not answer within {} s: try again",
+                INSPECT_TIMEOUT.as_secs()
+            ),
+            crossbeam_channel::RecvTimeoutError::Disconnected => self.not_live(id),
+        })
+    }
+}
+
+impl FrontEnd for SpectrangleFrontEnd {
+    fn name(&self) -> &'static str {
+        "spectrangle"
+    }
+
+    fn refusal(&self, max_clients: usize) -> String {
+        ServerMessage::error(
+            ErrorCode::Generic,
+            format!("The server is full ({max_clients} clients connected): try again later"),
+        )
+        .to_string()
+    }
+
+    fn serve(&self, stream: TcpStream, peer: SocketAddr) {
+        session::serve(stream, peer, &self.lobbies, &self.context);
+    }
+
+    fn games(&self, now: Instant) -> Vec<GameRow> {
+        let (live, finished) = self.lobbies.tables();
+        live.iter()
+            .chain(&finished)
+            .map(|s| report::row(s, now))
+            .collect()
+    }
+
+    fn clients(&self) -> Vec<ClientRow> {
+        let (live, _) = self.lobbies.tables();
+        let status: HashMap<GameId, Status> = live.into_iter().map(|s| (s.id, s.status)).collect();
+        self.lobbies
+            .clients()
+            .into_iter()
+            .map(|(conn, name, table)| ClientRow {
+                state: report::player_state(table.and_then(|id| status.get(&id))),
+                conn,
+                name,
+                game: table.map(|id| id.to_string()),
+            })
+            .collect()
+    }
+
+    fn owns(&self, id: &str) -> bool {
+        GameId::parse(id).is_some()
+    }
+
+    fn board(&self, id: &str) -> Result<String, String> {
+        let id = GameId::parse(id).ok_or_else(|| format!("no game {id}"))?;
+        self.inspect(id).map(|view| report::board(&view))
+    }
+
+    fn record(&self, id: &str) -> Result<Record, String> {
+        let id = GameId::parse(id).ok_or_else(|| format!("no game {id}"))?;
+        match self.inspect(id) {
+            Ok(view) if view.record.is_empty() => Err(format!(
+                "game {id} has no record yet ({})",
+                view.summary.status
+            )),
+            Ok(view) => Ok(Record {
+                text: view.record + "\n",
+                moves: view.summary.moves,
+            }),
+            Err(e) => self
+                .finished(id)
+                .and_then(|s| {
+                    Some(Record {
+                        text: s.record?,
+                        moves: s.moves,
+                    })
+                })
+                .ok_or(e),
+        }
+    }
+
+    fn kick(&self, conn: &Arc<Connection>) {
+        // Its reader reports the departure: a lobby hears LOBBY, a game ends with SCORE.
+        conn.close(KICK_REASON);
+    }
+
+    fn kick_game(&self, id: &str) -> String {
+        let Some(id) = GameId::parse(id) else {
+            return format!("no game {id}");
+        };
+        let members = self.lobbies.members(id);
+        if members.is_empty() {
+            return format!("game {id} is not live: nobody to kick");
+        }
+        for conn in &members {
+            conn.close(KICK_REASON);
+            log::info!("operator kicked {} (game {id})", conn.label());
+        }
+        format!("kicked {} players of game {id}", members.len())
+    }
+
+    fn tally(&self) -> Tally {
+        let (live, _) = self.lobbies.tables();
+        let counters = &self.lobbies.shared.counters;
+        Tally {
+            waiting: live
+                .iter()
+                .filter(|s| matches!(s.status, Status::Lobby { .. }))
+                .count(),
+            playing: live.iter().filter(|s| s.status == Status::Playing).count(),
+            finished: counters.games_finished.load(Ordering::Relaxed),
+        }
+    }
+
+    fn moves_played(&self) -> u64 {
+        self.lobbies.shared.counters.moves.load(Ordering::Relaxed)
+    }
+
+    fn finish(&self, deadline: Instant) {
+        for table in self.lobbies.take_threads() {
+            while !table.is_finished() && Instant::now() < deadline {
+                thread::sleep(Duration::from_millis(5));
+            }
+            if table.is_finished() {
+                let _ = table.join();
+            }
+        }
+        for conn in self.lobbies.connections() {
+            conn.close("server shutting down");
+        }
+    }
+}

@@ -1,0 +1,88 @@
+//! One Spectrangle client's connection thread: reads its lines, has the registry
+//! handle them, and reports when the client is gone.
+//!
+//! Every blocking read has a bound: a client in no lobby must JOIN within the
+//! handshake timeout of connecting (or of leaving its last lobby or game); a client
+//! at a table wakes at least once per [`IDLE_READ_BOUND`] to notice it left it; any
+//! read is woken at once by closing the socket (kick, shutdown, output stalled).
+
+use super::lobby::Lobbies;
+use super::protocol::{self, ArgumentError, ErrorCode, ServerMessage, Unrecognized};
+use crate::frontend::{Context, Departure};
+use crate::net::{self, Connection, IDLE_READ_BOUND, Incoming};
+use std::net::{SocketAddr, TcpStream};
+use std::ops::ControlFlow;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Serves one client until it disconnects or is disconnected.
+pub fn serve(stream: TcpStream, peer: SocketAddr, lobbies: &Lobbies, context: &Context) {
+    let conn = match context.connections.open(stream, peer) {
+        Ok(conn) => conn,
+        Err(e) => {
+            log::warn!("{peer}: cannot set up the connection: {e}");
+            return;
+        }
+    };
+    lobbies.connect(&conn);
+    log::info!("{} connected (Spectrangle)", conn.label());
+    let settings = &context.settings;
+    let mut session = Session {
+        lobbies,
+        handshake_timeout: settings.handshake_timeout,
+        max_line_bytes: settings.lines.max_line_bytes,
+    };
+    let why = net::read_lines(&conn, settings.lines, &mut session);
+    let how = Departure::of_closed(conn.close_reason(), None);
+    log::info!(
+        "{} disconnected: {}",
+        conn.label(),
+        conn.close_reason().unwrap_or(why)
+    );
+    lobbies.disconnect(conn.id, how);
+}
+
+/// The Spectrangle side of one connection's read loop.
+struct Session<'a> {
+    lobbies: &'a Lobbies,
+    handshake_timeout: Option<Duration>,
+    max_line_bytes: usize,
+}
+
+impl net::Lines for Session<'_> {
+    fn next_wait(&mut self, conn: &Arc<Connection>) -> Result<Duration, String> {
+        let Some(timeout) = self.handshake_timeout else {
+            return Ok(IDLE_READ_BOUND);
+        };
+        let Some(since) = self.lobbies.free_since(conn.id) else {
+            return Ok(timeout.min(IDLE_READ_BOUND));
+        };
+        let left = since
+            .checked_add(timeout)
+            .map_or(IDLE_READ_BOUND, |deadline| {
+                deadline.saturating_duration_since(Instant::now())
+            });
+        if left.is_zero() {
+            let seconds = timeout.as_secs();
+            let _ = conn.send(&ServerMessage::error(
+                ErrorCode::Generic,
+                format!("No JOIN within {seconds} s: closing the connection"),
+            ));
+            return Err(format!("no JOIN within {seconds} s"));
+        }
+        Ok(left.min(IDLE_READ_BOUND))
+    }
+
+    fn line(&mut self, conn: &Arc<Connection>, line: Incoming) -> ControlFlow<String> {
+        match line {
+            Incoming::Line(text) => self.lobbies.dispatch(conn, protocol::parse(&text)),
+            Incoming::NotUtf8 => self.lobbies.dispatch(conn, Err(Unrecognized::NotUtf8)),
+            Incoming::TooLong => {
+                let max_bytes = self.max_line_bytes;
+                self.lobbies
+                    .refuse(conn, &ArgumentError::LineTooLong { max_bytes });
+            }
+        }
+        ControlFlow::Continue(())
+    }
+}

@@ -1,0 +1,109 @@
+//! What Spectrangle tables publish for the operator console: a summary after every
+//! event, a detailed view on request, and the front end's counters.
+
+use crate::spectrangle::Tile;
+use std::fmt;
+use std::sync::atomic::AtomicU64;
+use std::time::Instant;
+
+/// A table's number; the console writes it `s1`, `s2`, ... so that it names no GO!
+/// game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct GameId(pub u32);
+
+impl GameId {
+    /// The id the console wrote (`s3`), if it is one.
+    pub fn parse(text: &str) -> Option<GameId> {
+        let number = text.strip_prefix('s')?;
+        if !number.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        number.parse::<u32>().ok().filter(|&n| n > 0).map(GameId)
+    }
+}
+
+impl fmt::Display for GameId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "s{}", self.0)
+    }
+}
+
+/// Live counters for the console's `stats`.
+#[derive(Default)]
+pub struct Counters {
+    /// Turns played (placements, swaps, skips) since start.
+    pub moves: AtomicU64,
+    /// Games that have ended since start.
+    pub games_finished: AtomicU64,
+}
+
+/// Where a table is in its life.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// A lobby, waiting for its players to be ready.
+    Lobby { name: String },
+    /// The game is being played.
+    Playing,
+    /// Over.
+    Finished,
+}
+
+impl fmt::Display for Status {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Status::Lobby { name } => write!(f, "lobby {name}"),
+            Status::Playing => f.write_str("playing"),
+            Status::Finished => f.write_str("finished"),
+        }
+    }
+}
+
+/// A table at a glance (the console's `games` row).
+#[derive(Clone, Debug)]
+pub struct Summary {
+    pub id: GameId,
+    pub status: Status,
+    /// Names in join order (lobby) or turn order (game), each with `ready` or its
+    /// points.
+    pub players: Vec<String>,
+    /// Turns played so far.
+    pub moves: usize,
+    /// Whose turn it is while playing.
+    pub to_move: Option<String>,
+    /// When the lobby was opened.
+    pub opened: Instant,
+    /// How the game ended, once it has.
+    pub result: Option<String>,
+    /// The game's record (protocol lines), kept for the console once it has ended.
+    pub record: Option<String>,
+}
+
+impl Summary {
+    /// A lobby just opened, with nobody in it yet.
+    pub fn new(id: GameId, lobby: String) -> Summary {
+        Summary {
+            id,
+            status: Status::Lobby { name: lobby },
+            players: Vec::new(),
+            moves: 0,
+            to_move: None,
+            opened: Instant::now(),
+            result: None,
+            record: None,
+        }
+    }
+}
+
+/// A table in detail (the console's `board` and `sgf`).
+#[derive(Clone, Debug)]
+pub struct TableView {
+    pub summary: Summary,
+    /// The board drawn (the triangle, tiles, bonus fields), once the game started.
+    pub board: Option<String>,
+    /// Each player's hand, in turn order.
+    pub hands: Vec<(String, Vec<Tile>)>,
+    /// Tiles left in the bag.
+    pub bag: usize,
+    /// The record so far: the protocol lines of the game.
+    pub record: String,
+}

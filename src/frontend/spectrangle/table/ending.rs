@@ -1,0 +1,43 @@
+//! The end of a game, however it comes (nobody can place, idle rounds, a departure,
+//! shutdown): SCORE to the players still there, the record, the log.
+
+use super::{Phase, Table};
+use crate::frontend::spectrangle::protocol::ServerMessage;
+use crate::frontend::spectrangle::summary::Status;
+use crate::net::ConnId;
+use crate::records;
+
+impl Table {
+    /// Ends the game because of `why`. `leaver`, if any, has left and hears nothing
+    /// more; everyone else gets `SCORE` with everyone's points so far, in turn order.
+    pub(super) fn end(&mut self, why: &str, leaver: Option<ConnId>) {
+        let scores: Vec<(String, u32)> = match &self.game {
+            Some(game) => (0..self.members.len())
+                .map(|player| (self.name_of(player), game.scores()[player]))
+                .collect(),
+            None => Vec::new(),
+        };
+        let score = ServerMessage::Score { scores };
+        let line = score.to_string();
+        self.record.push(line.clone());
+        let text = self.record.join("\n") + "\n";
+        log::info!("spectrangle {} finished: {why}: {line}", self.id);
+        {
+            let mut summary = self.summary.lock();
+            summary.status = Status::Finished;
+            summary.result = Some(why.to_string());
+            summary.record = Some(text.clone());
+        }
+        // The players are free before they read SCORE, so they may JOIN at once.
+        self.seating.close_game(self.id);
+        if let Some(dir) = &self.shared.settings.records {
+            let file_name = format!("spectrangle-{}-{}.txt", self.id, records::unix_seconds());
+            records::save(dir, &file_name, &text, &format!("spectrangle {}", self.id));
+        }
+        for member in self.members.iter().filter(|m| Some(m.conn.id) != leaver) {
+            let _ = member.conn.send_line(&line, false);
+        }
+        self.deadline = None;
+        self.phase = Phase::Over;
+    }
+}

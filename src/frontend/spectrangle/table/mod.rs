@@ -1,0 +1,296 @@
+//! One Spectrangle table: a lobby, then the game it becomes, driven by a `select!` over
+//! the table's inbox, the shutdown signal and the game's one clock (the move timeout).
+//!
+//! The registry decides who joins, leaves and when the game starts; the table sends
+//! every line about it (`LOBBY`, `START`, `TILE`, `UPDATE`, `SCORE`, chat) in the order
+//! of its inbox, and owns the game alone (no lock around it).
+//!
+//! This file holds the loop, the state and the lobby phase; the rest is in:
+//! - `playing`: the deal, moves, the move clock;
+//! - `ending`: SCORE, the record, how a game ends;
+//! - `view`: what the console sees.
+
+mod ending;
+mod playing;
+mod view;
+
+use super::event::{Member, TableEvent};
+use super::protocol::{Command, Extension, ServerMessage};
+use super::summary::{Counters, GameId, Summary};
+use crate::frontend::Departure;
+use crate::net::{ConnId, Connection};
+use crate::rng::Rng;
+use crate::settings::Settings;
+use crate::shutdown::Shutdown;
+use crate::spectrangle::Game;
+use crossbeam_channel::{Receiver, at, never, select};
+use parking_lot::Mutex;
+use std::collections::HashSet;
+use std::io;
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::Arc;
+use std::thread::{self, JoinHandle};
+use std::time::{Duration, Instant};
+
+/// What a table asks of the registry. The registry implements it; a table knows the
+/// registry only through this trait.
+pub trait Seating: Send + Sync {
+    /// The game is over: its players sit nowhere and their names are free, so they may
+    /// JOIN again the moment they read SCORE. Returns the connections that sat there.
+    fn close_game(&self, game: GameId) -> Vec<Arc<Connection>>;
+
+    /// Handles a move that reached the table after its game ended, where its client
+    /// is now.
+    fn redispatch(&self, from: &Arc<Connection>, command: Command);
+}
+
+/// What every Spectrangle table shares: the settings, the shutdown and the counters.
+#[derive(Clone)]
+pub struct Shared {
+    /// Read-only settings.
+    pub settings: Arc<Settings>,
+    /// The server's shutdown: every game ends when it fires.
+    pub shutdown: Shutdown,
+    /// Counters for the console.
+    pub counters: Arc<Counters>,
+}
+
+impl Shared {
+    /// Shared parts with fresh counters.
+    pub fn new(settings: Arc<Settings>, shutdown: Shutdown) -> Shared {
+        Shared {
+            settings,
+            shutdown,
+            counters: Arc::default(),
+        }
+    }
+}
+
+/// Stack size of a table thread.
+const TABLE_STACK_BYTES: usize = 256 * 1024;
+
+/// How long the console waits for a table to answer.
+pub const INSPECT_TIMEOUT: Duration = Duration::from_secs(2);
+
+/// Starts the loop of table `id` on its own thread, named `table-<id>`.
+///
+/// # Errors
+///
+/// When the thread cannot be created.
+pub fn spawn(
+    id: GameId,
+    seating: Arc<dyn Seating>,
+    shared: Shared,
+    events: Receiver<TableEvent>,
+    summary: Arc<Mutex<Summary>>,
+) -> io::Result<JoinHandle<()>> {
+    thread::Builder::new()
+        .name(format!("table-{id}"))
+        .stack_size(TABLE_STACK_BYTES)
+        .spawn(move || run(id, &seating, shared, &events, summary))
+}
+
+/// Runs table `id` until its lobby empties or its game is over, then answers what is
+/// left in its inbox. A panic inside ends this table only: its players are told.
+fn run(
+    id: GameId,
+    seating: &Arc<dyn Seating>,
+    shared: Shared,
+    events: &Receiver<TableEvent>,
+    summary: Arc<Mutex<Summary>>,
+) {
+    let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
+        Table::new(id, Arc::clone(seating), shared, summary).serve(events);
+    }));
+    let players = seating.close_game(id);
+    if outcome.is_err() {
+        log::error!("spectrangle table {id}: internal error, table stopped");
+        let message = ServerMessage::error(
+            super::protocol::ErrorCode::Generic,
+            "Internal server error: your game was stopped; JOIN to play again",
+        );
+        for conn in players {
+            let _ = conn.send(&message);
+        }
+    }
+    // The registry no longer routes to this table; moves already queued get an answer.
+    while let Ok(event) = events.try_recv() {
+        if let TableEvent::Move { from, command } = event {
+            seating.redispatch(&from, command);
+        }
+    }
+}
+
+/// Where the table is in its life.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    /// Players gather and say READY.
+    Lobby,
+    /// The game is played.
+    Playing,
+    /// Done: the loop stops.
+    Over,
+}
+
+/// The state of one table, owned by its loop.
+struct Table {
+    id: GameId,
+    seating: Arc<dyn Seating>,
+    shared: Shared,
+    summary: Arc<Mutex<Summary>>,
+    /// In join order in the lobby, in turn order once the game starts: player `i` of
+    /// the game is `members[i]`.
+    members: Vec<Member>,
+    /// Members that said READY (for the console; the registry decides the start).
+    ready: HashSet<ConnId>,
+    phase: Phase,
+    /// The rules engine's game, once started.
+    game: Option<Game>,
+    /// This table's random numbers: the turn order and the bag.
+    rng: Rng,
+    /// The move clock of the player to move.
+    deadline: Option<Instant>,
+    /// Turns in a row each player let the clock run out.
+    timeouts: Vec<u32>,
+    /// The game's protocol lines so far: its record.
+    record: Vec<String>,
+}
+
+impl Table {
+    fn new(
+        id: GameId,
+        seating: Arc<dyn Seating>,
+        shared: Shared,
+        summary: Arc<Mutex<Summary>>,
+    ) -> Table {
+        let rng = shared.settings.game_rng("spectrangle", u64::from(id.0));
+        Table {
+            id,
+            seating,
+            shared,
+            summary,
+            members: Vec::new(),
+            ready: HashSet::new(),
+            phase: Phase::Lobby,
+            game: None,
+            rng,
+            deadline: None,
+            timeouts: Vec::new(),
+            record: Vec::new(),
+        }
+    }
+
+    /// The loop: one event, timer or shutdown at a time, until the table is done.
+    fn serve(mut self, events: &Receiver<TableEvent>) {
+        let shutdown = self.shared.shutdown.signal();
+        while self.phase != Phase::Over {
+            let timer = self.deadline.map(at).unwrap_or_else(never);
+            select! {
+                recv(events) -> event => match event {
+                    Ok(event) => self.handle(event),
+                    // The registry dropped the inbox: the lobby emptied.
+                    Err(_) => self.phase = Phase::Over,
+                },
+                recv(shutdown) -> _ => self.shut_down(),
+                recv(timer) -> _ => self.on_deadline(),
+            }
+            self.publish();
+        }
+    }
+
+    fn handle(&mut self, event: TableEvent) {
+        match event {
+            TableEvent::Joined(member) => {
+                log::info!("spectrangle {}: {} joined", self.id, member.name);
+                self.members.push(member);
+                self.announce_lobby();
+            }
+            TableEvent::Ready(conn) => {
+                self.ready.insert(conn);
+            }
+            TableEvent::Left { conn, how } => self.left(conn, &how),
+            TableEvent::Start => self.start(),
+            TableEvent::Move { from, command } => self.play(&from, command),
+            TableEvent::Chat { from, text } => self.chat(from, text),
+            TableEvent::Inspect(reply) => {
+                let _ = reply.send(self.view());
+            }
+        }
+    }
+
+    /// `LOBBY <names>` to everyone in the lobby.
+    fn announce_lobby(&self) {
+        let players = self.members.iter().map(|m| m.name.to_string()).collect();
+        self.broadcast(&ServerMessage::Lobby { players });
+    }
+
+    /// A member left: in the lobby the others hear `LOBBY`; in a game, the game ends.
+    fn left(&mut self, conn: ConnId, how: &Departure) {
+        let Some(index) = self.members.iter().position(|m| m.conn.id == conn) else {
+            return;
+        };
+        let what = how.describe(self.members[index].name.as_str());
+        log::info!("spectrangle {}: {what}", self.id);
+        match self.phase {
+            Phase::Lobby => {
+                self.members.remove(index);
+                self.ready.remove(&conn);
+                if !self.members.is_empty() {
+                    self.announce_lobby();
+                }
+            }
+            Phase::Playing => self.end(&what, Some(conn)),
+            Phase::Over => {}
+        }
+    }
+
+    /// `CHAT_MESSAGE` to every member with chat enabled.
+    fn chat(&self, from: ConnId, text: String) {
+        let Some(sender) = self.members.iter().find(|m| m.conn.id == from) else {
+            return;
+        };
+        let line = ServerMessage::ChatMessage {
+            player: sender.name.to_string(),
+            text,
+        }
+        .to_string();
+        for member in &self.members {
+            if member.extensions.has(Extension::Chat) {
+                let _ = member.conn.send_line(&line, false);
+            }
+        }
+    }
+
+    /// Sends `message` to every member, formatting it once; returns the line.
+    fn broadcast(&self, message: &ServerMessage) -> String {
+        let line = message.to_string();
+        for member in &self.members {
+            // A closed connection is reported by its reader thread as a departure.
+            let _ = member.conn.send_line(&line, false);
+        }
+        line
+    }
+
+    /// Sends a game event to every member and keeps it for the record.
+    fn announce(&mut self, message: &ServerMessage) {
+        let line = self.broadcast(message);
+        self.record.push(line);
+    }
+
+    /// Refuses a line of `conn` with `message`.
+    fn refuse(conn: &Connection, message: &ServerMessage) {
+        let _ = conn.send(message);
+    }
+
+    fn shut_down(&mut self) {
+        match self.phase {
+            Phase::Playing => self.end("server shutting down", None),
+            Phase::Lobby | Phase::Over => self.phase = Phase::Over,
+        }
+    }
+}
+
+/// `timeout` from now; none when there is no timeout (or it is beyond any clock).
+fn deadline_in(timeout: Option<Duration>) -> Option<Instant> {
+    timeout.and_then(|t| Instant::now().checked_add(t))
+}

@@ -1,0 +1,154 @@
+//! Playing: the deal, each player's move checked in order (turn, then the rules), and
+//! the move clock.
+
+use super::{Phase, Table, deadline_in};
+use crate::frontend::spectrangle::protocol::{Command, ErrorCode, ServerMessage};
+use crate::net::Connection;
+use crate::spectrangle::{Game, MoveError};
+use std::sync::atomic::Ordering;
+
+/// Turns in a row a player may let the clock run out before it is disconnected.
+const TIMEOUTS_BEFORE_DISCONNECT: u32 = 3;
+
+impl Table {
+    /// Every member is ready: the turn order is drawn, the bag shuffled and dealt.
+    pub(super) fn start(&mut self) {
+        self.rng.shuffle(&mut self.members);
+        let game = match Game::new(self.members.len(), self.rng.next_u64()) {
+            Ok(game) => game,
+            Err(e) => {
+                // The registry starts lobbies of 2 to 4 only; should that ever break,
+                // the lobby goes on waiting rather than crash.
+                log::error!("spectrangle {}: cannot start: {e}", self.id);
+                return;
+            }
+        };
+        self.phase = Phase::Playing;
+        self.timeouts = vec![0; self.members.len()];
+        let players: Vec<String> = self.members.iter().map(|m| m.name.to_string()).collect();
+        log::info!("spectrangle {} started: {}", self.id, players.join(", "));
+        self.announce(&ServerMessage::Start { players });
+        for dealt in game.deal() {
+            let message = ServerMessage::Tile {
+                player: self.name_of(dealt.player),
+                tile: dealt.tile,
+            };
+            self.announce(&message);
+        }
+        self.game = Some(game);
+        self.deadline = self.move_deadline();
+    }
+
+    /// A MOVE_PLAY, MOVE_SWAP or MOVE_SKIP from `from`: the turn (ERROR 5), then the
+    /// rules (ERROR 6); accepted, every player hears UPDATE (and TILE for a draw).
+    pub(super) fn play(&mut self, from: &Connection, command: Command) {
+        let Some(player) = self.members.iter().position(|m| m.conn.id == from.id) else {
+            return;
+        };
+        let Some(to_move) = self.game.as_ref().map(Game::to_move) else {
+            return;
+        };
+        if to_move != player {
+            let message = format!(
+                "Not your turn: it is {}'s turn; wait for their UPDATE",
+                self.name_of(to_move)
+            );
+            return Self::refuse(from, &ServerMessage::error(ErrorCode::NotYourTurn, message));
+        }
+        let name = self.name_of(player);
+        let Some(game) = self.game.as_mut() else {
+            return;
+        };
+        let outcome = match command {
+            Command::Play { spelling, location } => {
+                game.play(player, spelling, location).map(|report| {
+                    let played = ServerMessage::Played {
+                        player: name.clone(),
+                        tile: report.tile,
+                        location: report.location,
+                    };
+                    let drawn = report.drawn.map(|tile| ServerMessage::Tile {
+                        player: name.clone(),
+                        tile,
+                    });
+                    (played, drawn)
+                })
+            }
+            Command::Swap { letters } => game.swap(player, letters).map(|report| {
+                let swapped = ServerMessage::Swapped {
+                    player: name.clone(),
+                    returned: report.returned,
+                };
+                let drawn = ServerMessage::Tile {
+                    player: name.clone(),
+                    tile: report.drawn,
+                };
+                (swapped, Some(drawn))
+            }),
+            Command::Skip => game.skip(player).map(|()| {
+                let skipped = ServerMessage::Skipped {
+                    player: name.clone(),
+                };
+                (skipped, None)
+            }),
+            _ => return,
+        };
+        match outcome {
+            Err(refusal) => Self::refuse(from, &refusal_message(&refusal)),
+            Ok((update, drawn)) => {
+                from.accepted();
+                self.timeouts[player] = 0;
+                self.announce(&update);
+                if let Some(drawn) = drawn {
+                    self.announce(&drawn);
+                }
+                self.shared.counters.moves.fetch_add(1, Ordering::Relaxed);
+                self.after_turn();
+            }
+        }
+    }
+
+    /// The clock ran out: the server skips the player to move (`UPDATE <name>`); a
+    /// player skipped this way three turns in a row is disconnected.
+    pub(super) fn on_deadline(&mut self) {
+        self.deadline = None;
+        let Some(Ok(player)) = self.game.as_mut().map(Game::forced_skip) else {
+            return;
+        };
+        let name = self.name_of(player);
+        log::info!("spectrangle {}: {name} did not move in time", self.id);
+        self.announce(&ServerMessage::Skipped { player: name });
+        self.timeouts[player] += 1;
+        if self.timeouts[player] >= TIMEOUTS_BEFORE_DISCONNECT {
+            // Its reader reports the disconnect, which ends the game like any other.
+            self.members[player].conn.close(&format!(
+                "it did not move in time {TIMEOUTS_BEFORE_DISCONNECT} turns in a row"
+            ));
+        }
+        self.after_turn();
+    }
+
+    /// After each turn: the end of the game, or the next player's clock.
+    fn after_turn(&mut self) {
+        match self.game.as_ref().and_then(Game::end) {
+            Some(reason) => self.end(&format!("The game is over: {reason}"), None),
+            None => self.deadline = self.move_deadline(),
+        }
+    }
+
+    fn move_deadline(&self) -> Option<std::time::Instant> {
+        deadline_in(self.shared.settings.move_timeout)
+    }
+
+    /// The name of player `player` (turn order).
+    pub(super) fn name_of(&self, player: usize) -> String {
+        self.members
+            .get(player)
+            .map_or_else(String::new, |m| m.name.to_string())
+    }
+}
+
+/// The ERROR 6 line for a move the rules refuse.
+fn refusal_message(refusal: &MoveError) -> ServerMessage {
+    ServerMessage::error(ErrorCode::InvalidMove, refusal)
+}
