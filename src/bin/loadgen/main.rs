@@ -10,6 +10,8 @@
 //!   answers both connections. Same clients, flags and sizes as `echo`.
 //! - `games`: G games, C at once, two clients each, real GO! protocol; latency is
 //!   MOVE -> own ACKNOWLEDGE_MOVE.
+//! - `pairing`: G games, C forming at once, against a running goserver; latency is
+//!   the leader's connect -> both players hold ACKNOWLEDGE_CONFIG.
 //! - `hold`: N clients in N/2 configured games, each game plays one move, then the
 //!   server's memory is read from /proc and the clients are held and closed.
 //!
@@ -22,6 +24,7 @@ mod floor;
 mod games;
 mod hold;
 mod io;
+mod pairing;
 mod players;
 mod relay;
 
@@ -64,6 +67,28 @@ enum Mode {
         timeout: u64,
         /// Prefix of the client names (names are <prefix><n>).
         #[arg(long, default_value = "g")]
+        prefix: String,
+    },
+    /// Pairing latency against a running goserver: leader's connect -> both players
+    /// hold ACKNOWLEDGE_CONFIG, per game.
+    Pairing {
+        /// Server address.
+        #[arg(long, default_value = "127.0.0.1:8000")]
+        addr: SocketAddr,
+        /// Games to time in all.
+        #[arg(long, default_value_t = 200)]
+        games: u64,
+        /// Games forming at once.
+        #[arg(long, default_value_t = 1)]
+        concurrent: u64,
+        /// Board size the leaders ask for.
+        #[arg(long, default_value_t = 19)]
+        size: usize,
+        /// Give up after this many seconds.
+        #[arg(long, default_value_t = 60)]
+        timeout: u64,
+        /// Prefix of the client names (names are <prefix><n>).
+        #[arg(long, default_value = "m")]
         prefix: String,
     },
     /// Print a free loopback TCP port (for scripts).
@@ -110,6 +135,14 @@ fn main() {
             timeout,
             prefix,
         } => games::games_mode(addr, games, concurrent, moves, size, timeout, &prefix),
+        Mode::Pairing {
+            addr,
+            games,
+            concurrent,
+            size,
+            timeout,
+            prefix,
+        } => pairing::pairing(addr, games, concurrent, size, timeout, &prefix),
         Mode::FreePort => {
             let l = TcpListener::bind("127.0.0.1:0").expect("bind");
             println!("{}", l.local_addr().expect("address").port());
