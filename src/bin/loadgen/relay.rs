@@ -150,3 +150,47 @@ fn relay_lines(lines: &Receiver<Line>, mut seats: [TcpStream; 2], reply: Option<
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::relay_server;
+    use std::io::{BufRead, BufReader, Write};
+    use std::net::TcpStream;
+
+    fn read_line(reader: &mut BufReader<TcpStream>) -> String {
+        let mut line = String::new();
+        reader.read_line(&mut line).unwrap();
+        line
+    }
+
+    #[test]
+    fn each_line_is_answered_to_both_connections_of_its_pair_only() {
+        let addr = relay_server(None);
+        let connect = || {
+            let stream = TcpStream::connect(addr).unwrap();
+            let reader = BufReader::new(stream.try_clone().unwrap());
+            (stream, reader)
+        };
+        let (mut a, mut a_in) = connect();
+        let (mut b, mut b_in) = connect();
+        let (mut c, mut c_in) = connect();
+        let (mut d, mut d_in) = connect();
+        // Pairs 7 (a, b) and 8 (c, d), joined in crossed order.
+        a.write_all(b"7\n").unwrap();
+        c.write_all(b"8\n").unwrap();
+        d.write_all(b"8\n").unwrap();
+        b.write_all(b"7\n").unwrap();
+        a.write_all(b"MOVE+1\n").unwrap();
+        d.write_all(b"MOVE+2\n").unwrap();
+        assert_eq!(read_line(&mut a_in), "MOVE+1\n");
+        assert_eq!(read_line(&mut b_in), "MOVE+1\n");
+        assert_eq!(read_line(&mut d_in), "MOVE+2\n");
+        assert_eq!(read_line(&mut c_in), "MOVE+2\n");
+        b.write_all(b"MOVE+3\n").unwrap();
+        assert_eq!(read_line(&mut b_in), "MOVE+3\n");
+        assert_eq!(read_line(&mut a_in), "MOVE+3\n");
+        c.write_all(b"MOVE+4\n").unwrap();
+        assert_eq!(read_line(&mut c_in), "MOVE+4\n");
+        assert_eq!(read_line(&mut d_in), "MOVE+4\n");
+    }
+}
