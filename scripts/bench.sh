@@ -1,20 +1,25 @@
 #!/usr/bin/env bash
-# Server benchmarks (issue 6): the echo floor and the real server, side by side in one
-# run, on loopback. Builds release, starts its own goserver on a free port, runs
-#   1. one game ping-pong      vs echo with 1 connection pair
-#   2. 64 games at once        vs echo with 64 pairs (128 connections)
-#   3. hold 10,000 clients     (5,000 live games), server RSS from /proc
+# Server benchmarks (issues 6 and 12): two floors and the real server, side by side in
+# one run, on loopback. Builds release, starts its own goserver on a free port, runs
+#   1. one game ping-pong      vs the echo and relay floors with 1 connection pair
+#   2. 64 games at once        vs the echo and relay floors with 64 pairs (128 connections)
+#   3. pairing latency         (connect .. both ACKNOWLEDGE_CONFIG), 1 game at a time
+#                              and 64 at once
+#   4. hold 10,000 clients     (5,000 live games), server RSS from /proc
 # and writes a results table to bench-results.md at the repo root and into README.md
 # (between the markers <!-- bench-results:start --> and <!-- bench-results:end -->).
-# Bounded in time (each step has a timeout; the whole script takes about a minute),
-# stops by itself and always stops its server.
+# The floors: `echo` answers each line on its reading thread; `relay` is this server's
+# skeleton (a reader thread per connection, one relay thread per pair answering both).
+# Bounded in time (each step has a timeout; the whole script takes about a minute or
+# two), stops by itself and always stops its server.
 #
 # Environment: MOVES (stones per game, default 60), SIZE (board, 19), PP_GAMES (20),
-# PAR_GAMES (256), HOLD_CLIENTS (10000), HOLD_SECS (5), ECHO_ROUNDS (2000), ROUNDS (5).
+# PAR_GAMES (256), PAIR_GAMES (200, one at a time), PAIR64_GAMES (640, 64 at once),
+# HOLD_CLIENTS (10000), HOLD_SECS (5), ECHO_ROUNDS (2000), ROUNDS (9).
 #
-# A 2-core machine is noisy (the floor alone varies by up to a factor of two between runs), so
-# steps 1 and 2 are repeated ROUNDS times, each server run right after its floor, and
-# the verdicts use the median ratio of the rounds.
+# A 2-core machine is noisy (the floor alone varies by up to a factor of two between
+# runs), so steps 1 to 3 are repeated ROUNDS times, each server run right after its
+# floors, and the verdicts use the median of the rounds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,6 +27,8 @@ MOVES=${MOVES:-60}
 SIZE=${SIZE:-19}
 PP_GAMES=${PP_GAMES:-20}
 PAR_GAMES=${PAR_GAMES:-256}
+PAIR_GAMES=${PAIR_GAMES:-200}
+PAIR64_GAMES=${PAIR64_GAMES:-640}
 HOLD_CLIENTS=${HOLD_CLIENTS:-10000}
 HOLD_SECS=${HOLD_SECS:-5}
 ECHO_ROUNDS=${ECHO_ROUNDS:-2000}
@@ -79,20 +86,43 @@ SECONDS=0
 field() { tr ' ' '\n' <<<"$1" | sed -n "s/^$2=//p" | head -1; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "na" }'; }
 median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+# count <result line> <key>: a count, 0 when the line lacks it.
+count() { local v; v=$(field "$1" "$2"); echo "${v:-0}"; }
+# whole <number>: rounded, "na" when missing.
+whole() { awk -v v="$1" 'BEGIN { if (v == "") print "na"; else printf "%.0f", v }'; }
 
-# The floor answers each 20-byte line with a line the size of an ACKNOWLEDGE_MOVE on
+# The floors answer each 20-byte line with a line the size of an ACKNOWLEDGE_MOVE on
 # this board ("ACKNOWLEDGE_MOVE+<id>+<index>;<c>+PLAYING;<c>;" and one digit a point).
 REPLY_LEN=$((38 + SIZE * SIZE))
-PP=() TP=() P99=() GAME_ERRORS=0
+FLOOR_ARGS=(--reply-len "$REPLY_LEN")
+# Per round: ratios to each floor (PP_* 1 game p50, TP_* 64 games moves/s, P99_* 64
+# games p99), the server's own figures, and pairing p50s.
+PP_E=() TP_E=() P99_E=() PP_R=() TP_R=() P99_R=()
+G1_P50=() G64_OPS=() R64_OPS=() PAIR1=() PAIR64=()
+GAME_ERRORS=0 PAIR_ERRORS=0 EXIT_UNANSWERED=0
 for round in $(seq "$ROUNDS"); do
-    run echo1  "$LOADGEN" echo --pairs 1 --rounds "$ECHO_ROUNDS" --reply-len "$REPLY_LEN"
-    run game1  "$LOADGEN" games "${GAME_ARGS[@]}" --games "$PP_GAMES" --concurrent 1 --prefix "p${round}_" --timeout 120
-    run echo64 "$LOADGEN" echo --pairs 64 --rounds "$((ECHO_ROUNDS / 4))" --reply-len "$REPLY_LEN"
-    run game64 "$LOADGEN" games "${GAME_ARGS[@]}" --games "$PAR_GAMES" --concurrent 64 --prefix "q${round}_" --timeout 120
-    PP+=("$(ratio "$(field "$R_game1" p50)" "$(field "$R_echo1" p50)")")
-    TP+=("$(ratio "$(field "$R_game64" ops_per_s)" "$(field "$R_echo64" ops_per_s)")")
-    P99+=("$(ratio "$(field "$R_game64" p99)" "$(field "$R_echo64" p99)")")
-    GAME_ERRORS=$((GAME_ERRORS + $(field "$R_game1" errors) + $(field "$R_game64" errors)))
+    run echo1   "$LOADGEN" echo  --pairs 1 --rounds "$ECHO_ROUNDS" "${FLOOR_ARGS[@]}"
+    run relay1  "$LOADGEN" relay --pairs 1 --rounds "$ECHO_ROUNDS" "${FLOOR_ARGS[@]}"
+    run game1   "$LOADGEN" games "${GAME_ARGS[@]}" --games "$PP_GAMES" --concurrent 1 --prefix "p${round}_" --timeout 120
+    run echo64  "$LOADGEN" echo  --pairs 64 --rounds "$((ECHO_ROUNDS / 4))" "${FLOOR_ARGS[@]}"
+    run relay64 "$LOADGEN" relay --pairs 64 --rounds "$((ECHO_ROUNDS / 4))" "${FLOOR_ARGS[@]}"
+    run game64  "$LOADGEN" games "${GAME_ARGS[@]}" --games "$PAR_GAMES" --concurrent 64 --prefix "q${round}_" --timeout 120
+    run pair1   "$LOADGEN" pairing --addr "$ADDR" --size "$SIZE" --games "$PAIR_GAMES" --concurrent 1 --prefix "m${round}_"
+    run pair64  "$LOADGEN" pairing --addr "$ADDR" --size "$SIZE" --games "$PAIR64_GAMES" --concurrent 64 --prefix "n${round}_"
+    PP_E+=("$(ratio "$(field "$R_game1" p50)" "$(field "$R_echo1" p50)")")
+    PP_R+=("$(ratio "$(field "$R_game1" p50)" "$(field "$R_relay1" p50)")")
+    TP_E+=("$(ratio "$(field "$R_game64" ops_per_s)" "$(field "$R_echo64" ops_per_s)")")
+    TP_R+=("$(ratio "$(field "$R_game64" ops_per_s)" "$(field "$R_relay64" ops_per_s)")")
+    P99_E+=("$(ratio "$(field "$R_game64" p99)" "$(field "$R_echo64" p99)")")
+    P99_R+=("$(ratio "$(field "$R_game64" p99)" "$(field "$R_relay64" p99)")")
+    G1_P50+=("$(field "$R_game1" p50)")
+    G64_OPS+=("$(whole "$(field "$R_game64" ops_per_s)")")
+    R64_OPS+=("$(whole "$(field "$R_relay64" ops_per_s)")")
+    PAIR1+=("$(field "$R_pair1" p50)")
+    PAIR64+=("$(field "$R_pair64" p50)")
+    GAME_ERRORS=$((GAME_ERRORS + $(count "$R_game1" errors) + $(count "$R_game64" errors)))
+    PAIR_ERRORS=$((PAIR_ERRORS + $(count "$R_pair1" errors) + $(count "$R_pair64" errors)))
+    EXIT_UNANSWERED=$((EXIT_UNANSWERED + $(count "$R_pair1" exit_unanswered) + $(count "$R_pair64" exit_unanswered)))
 done
 sleep 1 # let the previous clients' threads go
 run hold   "$LOADGEN" hold --addr "$ADDR" --clients "$HOLD_CLIENTS" --server-pid "$SERVER_PID" \
@@ -101,45 +131,69 @@ SERVER_WARNINGS=$(grep -c 'WARN\|ERROR' "$LOG" || true)
 FIRST_WARNING=$(grep -m1 'WARN\|ERROR' "$LOG" | sed 's/^[^ ]* //' || true)
 
 verdict() { if [[ "$1" == 1 ]]; then echo met; else echo "**missed**"; fi; }
-e1=$R_echo1 g1=$R_game1 e64=$R_echo64 g64=$R_game64 h=$R_hold
-pp_ratio=$(median "${PP[@]}")
-tp_ratio=$(median "${TP[@]}")
-p99_ratio=$(median "${P99[@]}")
-pp_ok=$(awk -v r="$pp_ratio" -v e="$GAME_ERRORS" 'BEGIN { print (r != "na" && r <= 2 && e == 0) ? 1 : 0 }')
-tp_ok=$(awk -v r="$tp_ratio" -v p="$p99_ratio" -v e="$GAME_ERRORS" \
-    'BEGIN { print (r != "na" && r >= 0.5 && p <= 5 && e == 0) ? 1 : 0 }')
+# spread <values...>: "min–max" of the rounds.
+spread() { printf '%s\n' "$@" | sort -g | awk 'NR == 1 { lo = $1 } { hi = $1 } END { print lo "–" hi }'; }
+# check <median> <errors> <condition on r>: 1 if there is a median, no error, and
+# the condition holds for r = the median.
+check() { awk -v r="$1" -v e="$2" "BEGIN { print (r != \"na\" && r != \"\" && e == 0 && ($3)) ? 1 : 0 }"; }
+h=$R_hold
+pp_e=$(median "${PP_E[@]}") pp_r=$(median "${PP_R[@]}")
+tp_e=$(median "${TP_E[@]}") tp_r=$(median "${TP_R[@]}")
+p99_e=$(median "${P99_E[@]}") p99_r=$(median "${P99_R[@]}")
+pair1=$(median "${PAIR1[@]}") pair64=$(median "${PAIR64[@]}")
+pp_e_ok=$(check "$pp_e" "$GAME_ERRORS" 'r <= 2')
+tp_e_ok=$(awk -v r="$tp_e" -v p="$p99_e" -v e="$GAME_ERRORS" \
+    'BEGIN { print (r != "na" && p != "na" && r >= 0.5 && p <= 5 && e == 0) ? 1 : 0 }')
+pp_r_ok=$(check "$pp_r" "$GAME_ERRORS" 'r <= 2')
+tp_r_ok=$(check "$tp_r" "$GAME_ERRORS" 'r >= 0.8')
+pair1_ok=$(check "$pair1" "$PAIR_ERRORS" 'r < 200')
+pair64_ok=$(check "$pair64" "$PAIR_ERRORS" 'r < 1000')
 rss_mb=$(awk -v k="$(field "$h" rss_kb)" 'BEGIN { if (k ~ /^[0-9]+$/) printf "%.0f", k / 1024; else print "na" }')
 hold_ok=$(awk -v l="$(field "$h" live)" -v n="$HOLD_CLIENTS" -v m="$rss_mb" -v e="$(field "$h" errors)" \
     'BEGIN { print (l == n && m != "na" && m < 300 && e == 0) ? 1 : 0 }')
 
-row() { # label result
+row() { # label result: moves per second for the move runs
     printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$1" "$(field "$2" p50)" "$(field "$2" p90)" \
         "$(field "$2" p99)" "$(field "$2" p999)" "$(field "$2" max)" "$(field "$2" ops_per_s)" \
         "$(field "$2" games_per_s)" "$(field "$2" errors)"
+}
+pairing_row() { # label result: games per second only
+    printf '| %s | %s | %s | %s | %s | %s |  | %s | %s |\n' "$1" "$(field "$2" p50)" "$(field "$2" p90)" \
+        "$(field "$2" p99)" "$(field "$2" p999)" "$(field "$2" max)" "$(field "$2" ops_per_s)" "$(field "$2" errors)"
 }
 
 {
     echo "# goserver benchmark results"
     echo
-    echo "$(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) cores, $(uname -r), commit $(git rev-parse --short HEAD 2>/dev/null || echo '?')$(git diff --quiet 2>/dev/null || echo ' (dirty)'),"
-    echo "produced by \`scripts/bench.sh\` (MOVES=$MOVES SIZE=$SIZE PP_GAMES=$PP_GAMES PAR_GAMES=$PAR_GAMES HOLD_CLIENTS=$HOLD_CLIENTS) in ${SECONDS}s."
-    echo "Latency is MOVE -> own ACKNOWLEDGE_MOVE (floor: a 20-byte line -> a ${REPLY_LEN}-byte reply, the sizes of MOVE and ACKNOWLEDGE_MOVE), µs; rate is moves (round trips) per second."
+    echo "$(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) cores, $(uname -r), commit $(git rev-parse --short HEAD 2>/dev/null || echo '?')$(git diff --quiet -- . ':!README.md' ':!bench-results.md' 2>/dev/null || echo ' (dirty)'),"
+    echo "produced by \`scripts/bench.sh\` (MOVES=$MOVES SIZE=$SIZE PP_GAMES=$PP_GAMES PAR_GAMES=$PAR_GAMES PAIR_GAMES=$PAIR_GAMES PAIR64_GAMES=$PAIR64_GAMES HOLD_CLIENTS=$HOLD_CLIENTS) in ${SECONDS}s."
+    echo "Latency in µs. Moves: MOVE -> own ACKNOWLEDGE_MOVE (floors: a 20-byte line -> a ${REPLY_LEN}-byte reply, the sizes of MOVE and ACKNOWLEDGE_MOVE; the relay also copies it to the partner, as the server does); rate is moves (round trips) per second."
+    echo "Pairing: the leader's connect -> both players hold ACKNOWLEDGE_CONFIG (connect, HANDSHAKE, REQUEST_CONFIG, the partner's connect and HANDSHAKE, SET_CONFIG), per game."
     echo
-    echo "The table shows the last of $ROUNDS rounds; the verdicts use the median ratio over all rounds."
+    echo "The table shows the last of $ROUNDS rounds; the verdicts use the median over all rounds."
     echo
     echo "| run | p50 | p90 | p99 | p99.9 | max | moves/s | games/s | errors |"
     echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
-    row "echo floor, 1 pair" "$e1"
-    row "server, 1 game ping-pong" "$g1"
-    row "echo floor, 64 pairs (128 conns)" "$e64"
-    row "server, 64 games at once ($PAR_GAMES in all)" "$g64"
+    row "echo floor, 1 pair" "$R_echo1"
+    row "relay floor, 1 pair" "$R_relay1"
+    row "server, 1 game ping-pong" "$R_game1"
+    row "echo floor, 64 pairs (128 conns)" "$R_echo64"
+    row "relay floor, 64 pairs (128 conns)" "$R_relay64"
+    row "server, 64 games at once ($PAR_GAMES in all)" "$R_game64"
+    pairing_row "server, pairing 1 game at a time ($PAIR_GAMES in all)" "$R_pair1"
+    pairing_row "server, pairing 64 games at once ($PAIR64_GAMES in all)" "$R_pair64"
     echo
     echo "| target | measured | verdict |"
     echo "| --- | --- | --- |"
-    echo "| 1 game p50 ≤ 2x echo p50 | median ${pp_ratio}x (rounds: ${PP[*]}) | $(verdict "$pp_ok") |"
-    echo "| 64 games moves/s ≥ 0.5x echo round trips/s; p99 ≤ 5x echo p99 | median ${tp_ratio}x (rounds: ${TP[*]}); p99 median ${p99_ratio}x (rounds: ${P99[*]}) | $(verdict "$tp_ok") |"
+    echo "| 64 games moves/s ≥ 0.8x relay round trips/s (issue 12) | median ${tp_r}x (rounds: ${TP_R[*]}); medians: server $(median "${G64_OPS[@]}") moves/s, relay $(median "${R64_OPS[@]}")/s; p99 median ${p99_r}x relay p99 (rounds: ${P99_R[*]}) | $(verdict "$tp_r_ok") |"
+    echo "| 1 game p50 ≤ 2x relay p50, stable (issue 12) | median ${pp_r}x, spread $(spread "${PP_R[@]}")x (rounds: ${PP_R[*]}); server p50 µs by round: ${G1_P50[*]} | $(verdict "$pp_r_ok") |"
+    echo "| pairing p50 < 200 µs, 1 game at a time (issue 12) | median ${pair1} µs, spread $(spread "${PAIR1[@]}") (rounds: ${PAIR1[*]}) | $(verdict "$pair1_ok") |"
+    echo "| pairing p50 < 1 ms, 64 games at once (issue 12) | median ${pair64} µs, spread $(spread "${PAIR64[@]}") (rounds: ${PAIR64[*]}) | $(verdict "$pair64_ok") |"
     echo "| $HOLD_CLIENTS clients live, RSS < 300 MB, no errors | $(field "$h" live) live in $(field "$h" ramp_secs)s, RSS ${rss_mb} MB, $(field "$h" threads) threads, $(field "$h" fds) fds, $(field "$h" maps) mappings, $(field "$h" errors) errors | $(verdict "$hold_ok") |"
+    echo "| 1 game p50 ≤ 2x echo p50 (issue 6) | median ${pp_e}x (rounds: ${PP_E[*]}) | $(verdict "$pp_e_ok") |"
+    echo "| 64 games moves/s ≥ 0.5x echo round trips/s; p99 ≤ 5x echo p99 (issue 6) | median ${tp_e}x (rounds: ${TP_E[*]}); p99 median ${p99_e}x (rounds: ${P99_E[*]}) | $(verdict "$tp_e_ok") |"
     echo
+    echo "Errors in the game runs: $GAME_ERRORS; in the pairing runs: $PAIR_ERRORS (EXITs the server did not answer by closing within 1 s: $EXIT_UNANSWERED)."
     echo "Server warnings/errors logged: $SERVER_WARNINGS${FIRST_WARNING:+ (first: \`$FIRST_WARNING\`)}"
 } >"$OUT"
 

@@ -1,12 +1,17 @@
-//! `loadgen`: load generator and benchmarks for goserver (issue 6).
+//! `loadgen`: load generator and benchmarks for goserver (issues 6 and 12).
 //!
 //! Modes:
-//! - `echo`: the floor. Starts an in-process thread-per-connection line echo server
-//!   (same 128 KiB stacks as the real server) on 127.0.0.1:0 and drives it with pairs
-//!   of connections that take turns, exactly like the two players of a game: one line
-//!   outstanding per pair, lines the size of a MOVE.
+//! - `echo`: the first floor. Starts an in-process thread-per-connection line echo
+//!   server (same 128 KiB stacks as the real server) on 127.0.0.1:0 and drives it with
+//!   pairs of connections that take turns, exactly like the two players of a game: one
+//!   line outstanding per pair, lines the size of a MOVE.
+//! - `relay`: the second floor, the skeleton of the server's design: a reader thread
+//!   per connection hands each line over a channel to one relay thread per pair, which
+//!   answers both connections. Same clients, flags and sizes as `echo`.
 //! - `games`: G games, C at once, two clients each, real GO! protocol; latency is
 //!   MOVE -> own ACKNOWLEDGE_MOVE.
+//! - `pairing`: G games, C forming at once, against a running goserver; latency is
+//!   the leader's connect -> both players hold ACKNOWLEDGE_CONFIG.
 //! - `hold`: N clients in N/2 configured games, each game plays one move, then the
 //!   server's memory is read from /proc and the clients are held and closed.
 //!
@@ -15,10 +20,13 @@
 //! `RESULT key=value ...` that scripts/bench.sh parses.
 
 mod echo;
+mod floor;
 mod games;
 mod hold;
 mod io;
+mod pairing;
 mod players;
+mod relay;
 
 use clap::{Parser, Subcommand};
 use std::net::{SocketAddr, TcpListener};
@@ -33,25 +41,10 @@ struct Cli {
 #[derive(Subcommand)]
 enum Mode {
     /// Floor: in-process thread-per-connection echo server + paired ping-pong clients.
-    Echo {
-        /// Connection pairs (each pair has one line in flight, like one game).
-        #[arg(long, default_value_t = 1)]
-        pairs: usize,
-        /// Round trips per pair.
-        #[arg(long, default_value_t = 2000)]
-        rounds: u64,
-        /// Bytes per line including the newline (a MOVE like `MOVE+12+c123+40` is ~20).
-        #[arg(long, default_value_t = 20)]
-        line_len: usize,
-        /// Bytes per reply including the newline; 0 echoes the line itself. Set it to
-        /// the size of an ACKNOWLEDGE_MOVE (about 38 + size * size) so the floor moves
-        /// the same message sizes as a game.
-        #[arg(long, default_value_t = 0)]
-        reply_len: usize,
-        /// Give up after this many seconds.
-        #[arg(long, default_value_t = 60)]
-        timeout: u64,
-    },
+    Echo(floor::FloorArgs),
+    /// Floor: in-process relay skeleton (reader threads, one relay thread per pair
+    /// answering both connections) + the same paired ping-pong clients.
+    Relay(floor::FloorArgs),
     /// Real games against a running goserver.
     Games {
         /// Server address.
@@ -74,6 +67,28 @@ enum Mode {
         timeout: u64,
         /// Prefix of the client names (names are <prefix><n>).
         #[arg(long, default_value = "g")]
+        prefix: String,
+    },
+    /// Pairing latency against a running goserver: leader's connect -> both players
+    /// hold ACKNOWLEDGE_CONFIG, per game.
+    Pairing {
+        /// Server address.
+        #[arg(long, default_value = "127.0.0.1:8000")]
+        addr: SocketAddr,
+        /// Games to time in all.
+        #[arg(long, default_value_t = 200)]
+        games: u64,
+        /// Games forming at once.
+        #[arg(long, default_value_t = 1)]
+        concurrent: u64,
+        /// Board size the leaders ask for.
+        #[arg(long, default_value_t = 19)]
+        size: usize,
+        /// Give up after this many seconds.
+        #[arg(long, default_value_t = 60)]
+        timeout: u64,
+        /// Prefix of the client names (names are <prefix><n>).
+        #[arg(long, default_value = "m")]
         prefix: String,
     },
     /// Print a free loopback TCP port (for scripts).
@@ -109,13 +124,8 @@ fn main() {
     raise_file_limit();
     let cli = Cli::parse();
     match cli.mode {
-        Mode::Echo {
-            pairs,
-            rounds,
-            line_len,
-            reply_len,
-            timeout,
-        } => echo::echo(pairs, rounds, line_len, reply_len, timeout),
+        Mode::Echo(args) => echo::echo(&args),
+        Mode::Relay(args) => relay::relay(&args),
         Mode::Games {
             addr,
             games,
@@ -125,6 +135,14 @@ fn main() {
             timeout,
             prefix,
         } => games::games_mode(addr, games, concurrent, moves, size, timeout, &prefix),
+        Mode::Pairing {
+            addr,
+            games,
+            concurrent,
+            size,
+            timeout,
+            prefix,
+        } => pairing::pairing(addr, games, concurrent, size, timeout, &prefix),
         Mode::FreePort => {
             let l = TcpListener::bind("127.0.0.1:0").expect("bind");
             println!("{}", l.local_addr().expect("address").port());
