@@ -20,6 +20,7 @@
 //! | [`console`] | the operator's commands, over every front end | blocking a game |
 //! | [`shutdown`] | the one shutdown trigger | |
 //! | [`rng`] | seeded random numbers (`--seed`) | |
+//! | [`workers`] | pooled OS threads for connections and game loops | |
 //! | [`settings`], [`cli`], [`logging`] | configuration and logs | |
 
 pub mod bot;
@@ -36,3 +37,4 @@ pub mod settings;
 pub mod sgf;
 pub mod shutdown;
 pub mod spectrangle;
+pub mod workers;

@@ -8,9 +8,11 @@
 use crate::frontend::go::GoFrontEnd;
 use crate::frontend::spectrangle::SpectrangleFrontEnd;
 use crate::frontend::{Context, FrontEnd};
+use crate::net::listener::CONNECTION_STACK_BYTES;
 use crate::net::{AcceptLimits, Connections, accept_loop};
 use crate::settings::Settings;
 use crate::shutdown::Shutdown;
+use crate::workers::Workers;
 use std::io;
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -20,6 +22,14 @@ use std::time::{Duration, Instant};
 
 /// How long shutdown waits for game loops and connection threads to end.
 const SHUTDOWN_GRACE: Duration = Duration::from_millis(1500);
+
+/// Stack size of a game loop's thread.
+const GAME_STACK_BYTES: usize = 256 * 1024;
+
+/// Threads kept waiting for the next connection (and for the next game): enough for
+/// a lab's bursts, few enough to cost little memory.
+const IDLE_CONNECTION_THREADS: usize = 1024;
+const IDLE_GAME_THREADS: usize = 256;
 
 /// The protocols the server speaks, one front end each.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,6 +61,10 @@ pub struct Server {
     /// Connections open now, every front end's (connection threads alive).
     pub open_connections: Arc<AtomicUsize>,
     connections: Arc<Connections>,
+    /// The threads connections are served on.
+    connection_threads: Arc<Workers>,
+    /// The threads game loops run on.
+    game_threads: Arc<Workers>,
     /// The front ends being served, in the order of their listeners (GO! first);
     /// set once by [`Server::serve`].
     front_ends: OnceLock<Vec<Arc<dyn FrontEnd>>>,
@@ -66,6 +80,12 @@ impl Server {
             started: Instant::now(),
             open_connections: Arc::new(AtomicUsize::new(0)),
             connections,
+            connection_threads: Arc::new(Workers::new(
+                "conn",
+                CONNECTION_STACK_BYTES,
+                IDLE_CONNECTION_THREADS,
+            )),
+            game_threads: Arc::new(Workers::new("game", GAME_STACK_BYTES, IDLE_GAME_THREADS)),
             front_ends: OnceLock::new(),
         })
     }
@@ -96,6 +116,7 @@ impl Server {
             settings: Arc::clone(&self.settings),
             shutdown: self.shutdown.clone(),
             connections: Arc::clone(&self.connections),
+            games: Arc::clone(&self.game_threads),
         };
         let mut served = Vec::new();
         for (protocol, listener) in listeners {
@@ -153,13 +174,19 @@ impl Server {
         };
         let open = Arc::clone(&self.open_connections);
         let stopping = Arc::clone(stopping);
+        let workers = Arc::clone(&self.connection_threads);
         thread::Builder::new()
             .name(format!("accept-{}", front_end.name()))
             .spawn(move || {
                 let serving = Arc::clone(&front_end);
-                accept_loop(&listener, &limits, &stopping, open, move |stream, peer| {
-                    serving.serve(stream, peer);
-                });
+                accept_loop(
+                    &listener,
+                    &limits,
+                    &stopping,
+                    open,
+                    &workers,
+                    move |stream, peer| serving.serve(stream, peer),
+                );
             })
     }
 

@@ -14,6 +14,7 @@ pub mod spectrangle;
 use crate::net::{Connection, Connections};
 use crate::settings::Settings;
 use crate::shutdown::Shutdown;
+use crate::workers::Workers;
 use std::net::{SocketAddr, TcpStream};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -57,8 +58,8 @@ impl Departure {
     }
 }
 
-/// What the server hands every front end: the settings, the one shutdown, and the
-/// connection factory every connection comes from.
+/// What the server hands every front end: the settings, the one shutdown, the
+/// connection factory every connection comes from, and the threads game loops run on.
 #[derive(Clone)]
 pub struct Context {
     /// Read-only settings.
@@ -67,6 +68,8 @@ pub struct Context {
     pub shutdown: Shutdown,
     /// Opens connections (unique ids, the shared flusher).
     pub connections: Arc<Connections>,
+    /// Threads for game loops, one game at a time each.
+    pub games: Arc<Workers>,
 }
 
 /// A game as the console's `games` table shows it, whatever its protocol.

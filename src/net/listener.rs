@@ -1,6 +1,7 @@
-//! The accept loop: one named OS thread per connection, a cap on open connections,
-//! and a clean stop.
+//! The accept loop: an OS thread of its own for each connection (a pooled one, see
+//! `workers`), a cap on open connections, and a clean stop.
 
+use crate::workers::Workers;
 use std::io::Write;
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::sync::Arc;
@@ -31,15 +32,16 @@ impl Drop for Slot {
 }
 
 /// Accepts connections until `stopping` is set (the caller then makes one connection
-/// to the listener to wake it). Each accepted stream is handed to `serve` on a new
-/// thread named `conn-<peer>`.
-/// `open` counts the connection threads alive; it is back to its start value when
+/// to the listener to wake it). Each accepted stream is handed to `serve` on a thread
+/// of `workers`, which it has to itself until `serve` returns.
+/// `open` counts the connections being served; it is back to its start value when
 /// they have all ended.
 pub fn accept_loop<F>(
     listener: &TcpListener,
     limits: &AcceptLimits,
     stopping: &AtomicBool,
     open: Arc<AtomicUsize>,
+    workers: &Workers,
     serve: F,
 ) where
     F: Fn(TcpStream, SocketAddr) + Send + Sync + 'static,
@@ -71,14 +73,11 @@ pub fn accept_loop<F>(
         }
         let slot = Slot(Arc::clone(&open));
         let serve = Arc::clone(&serve);
-        let spawned = thread::Builder::new()
-            .name(format!("conn-{peer}"))
-            .stack_size(CONNECTION_STACK_BYTES)
-            .spawn(move || {
-                let _slot = slot;
-                serve(stream, peer);
-            });
-        if let Err(e) = spawned {
+        let started = workers.run(move || {
+            let _slot = slot;
+            serve(stream, peer);
+        });
+        if let Err(e) = started {
             log::error!("could not start a thread for {peer}: {e}");
         }
     }

@@ -21,12 +21,12 @@ use super::table::{self, Seating, Shared};
 use crate::frontend::Departure;
 use crate::net::{ConnId, Connection};
 use crate::spectrangle::MAX_PLAYERS;
+use crate::workers::Finished;
 use crossbeam_channel::Sender;
 use parking_lot::Mutex;
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Weak};
-use std::thread::JoinHandle;
 use std::time::Instant;
 
 /// How many finished games the console can still list.
@@ -78,8 +78,8 @@ struct State {
     tables: BTreeMap<GameId, TableEntry>,
     finished: VecDeque<Summary>,
     next_id: u32,
-    /// Table threads, joined at shutdown.
-    threads: Vec<JoinHandle<()>>,
+    /// The table loops started, waited for at shutdown.
+    loops: Vec<Finished>,
 }
 
 /// The registry. Shared by every connection thread and table loop.
@@ -346,10 +346,10 @@ impl Lobbies {
             summary,
         } = new_table;
         match table::spawn(id, seating, self.shared.clone(), events, summary) {
-            Ok(handle) => {
+            Ok(finished) => {
                 let mut state = self.state.lock();
-                state.threads.retain(|t| !t.is_finished());
-                state.threads.push(handle);
+                state.loops.retain(|f| !f.is_finished());
+                state.loops.push(finished);
             }
             Err(e) => {
                 log::error!("could not start a thread for spectrangle table {id}: {e}");
@@ -529,9 +529,9 @@ impl Lobbies {
             .unwrap_or_default()
     }
 
-    /// Takes the table threads started so far, to join them.
-    pub fn take_threads(&self) -> Vec<JoinHandle<()>> {
-        std::mem::take(&mut self.state.lock().threads)
+    /// Takes the table loops started so far, to wait for them.
+    pub fn take_loops(&self) -> Vec<Finished> {
+        std::mem::take(&mut self.state.lock().loops)
     }
 
     /// Every connection, to close them at shutdown.

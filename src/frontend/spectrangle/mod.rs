@@ -28,8 +28,7 @@ use std::collections::HashMap;
 use std::net::{SocketAddr, TcpStream};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
-use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 use summary::{GameId, Status, Summary, TableView};
 use table::{INSPECT_TIMEOUT, Shared};
 
@@ -50,7 +49,11 @@ pub struct SpectrangleFrontEnd {
 impl SpectrangleFrontEnd {
     /// A Spectrangle front end with no clients yet.
     pub fn new(context: Context) -> SpectrangleFrontEnd {
-        let shared = Shared::new(Arc::clone(&context.settings), context.shutdown.clone());
+        let shared = Shared::new(
+            Arc::clone(&context.settings),
+            context.shutdown.clone(),
+            Arc::clone(&context.games),
+        );
         SpectrangleFrontEnd {
             lobbies: Lobbies::new(shared),
             context,
@@ -202,13 +205,8 @@ impl FrontEnd for SpectrangleFrontEnd {
     }
 
     fn finish(&self, deadline: Instant) {
-        for table in self.lobbies.take_threads() {
-            while !table.is_finished() && Instant::now() < deadline {
-                thread::sleep(Duration::from_millis(5));
-            }
-            if table.is_finished() {
-                let _ = table.join();
-            }
+        for table in self.lobbies.take_loops() {
+            table.wait_until(deadline);
         }
         for conn in self.lobbies.connections() {
             conn.close("server shutting down");

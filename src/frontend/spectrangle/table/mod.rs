@@ -23,13 +23,13 @@ use crate::rng::Rng;
 use crate::settings::Settings;
 use crate::shutdown::Shutdown;
 use crate::spectrangle::Game;
+use crate::workers::{Finished, Workers};
 use crossbeam_channel::{Receiver, at, never, select};
 use parking_lot::Mutex;
 use std::collections::HashSet;
 use std::io;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::Arc;
-use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
 /// What a table asks of the registry. The registry implements it; a table knows the
@@ -44,7 +44,8 @@ pub trait Seating: Send + Sync {
     fn redispatch(&self, from: &Arc<Connection>, command: Command);
 }
 
-/// What every Spectrangle table shares: the settings, the shutdown and the counters.
+/// What every Spectrangle table shares: the settings, the shutdown, the counters and
+/// the threads tables run on.
 #[derive(Clone)]
 pub struct Shared {
     /// Read-only settings.
@@ -53,41 +54,39 @@ pub struct Shared {
     pub shutdown: Shutdown,
     /// Counters for the console.
     pub counters: Arc<Counters>,
+    /// The threads table loops run on.
+    pub threads: Arc<Workers>,
 }
 
 impl Shared {
     /// Shared parts with fresh counters.
-    pub fn new(settings: Arc<Settings>, shutdown: Shutdown) -> Shared {
+    pub fn new(settings: Arc<Settings>, shutdown: Shutdown, threads: Arc<Workers>) -> Shared {
         Shared {
             settings,
             shutdown,
             counters: Arc::default(),
+            threads,
         }
     }
 }
 
-/// Stack size of a table thread.
-const TABLE_STACK_BYTES: usize = 256 * 1024;
-
 /// How long the console waits for a table to answer.
 pub const INSPECT_TIMEOUT: Duration = Duration::from_secs(2);
 
-/// Starts the loop of table `id` on its own thread, named `table-<id>`.
+/// Starts the loop of table `id` on a thread of its own (from `shared.threads`).
 ///
 /// # Errors
 ///
-/// When the thread cannot be created.
+/// When no thread can be had.
 pub fn spawn(
     id: GameId,
     seating: Arc<dyn Seating>,
     shared: Shared,
     events: Receiver<TableEvent>,
     summary: Arc<Mutex<Summary>>,
-) -> io::Result<JoinHandle<()>> {
-    thread::Builder::new()
-        .name(format!("table-{id}"))
-        .stack_size(TABLE_STACK_BYTES)
-        .spawn(move || run(id, &seating, shared, &events, summary))
+) -> io::Result<Finished> {
+    let threads = Arc::clone(&shared.threads);
+    threads.run(move || run(id, &seating, shared, &events, summary))
 }
 
 /// Runs table `id` until its lobby empties or its game is over, then answers what is
