@@ -238,7 +238,7 @@ impl Lobby {
         }
         let inbox = entry.inbox.clone();
         let name = free_name(&state.taken_names, BOT_NAME);
-        if let Err(crossbeam_channel::SendError(_)) = inbox.send(GameEvent::SeatBot(name.clone())) {
+        if inbox.send(GameEvent::SeatBot(name.clone())).is_err() {
             // Its loop has just ended; it is about to leave the registry.
             return Err(BotRefused::Ended {
                 game: id,

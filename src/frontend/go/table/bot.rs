@@ -23,7 +23,7 @@ impl Table {
             log::warn!("game {}: no free seat for the bot {name}", self.id);
             return;
         }
-        let thinker = match Thinker::spawn(self.id, self.rng.next_u64()) {
+        let thinker = match Thinker::spawn(self.id, self.bot_seed) {
             Ok(thinker) => thinker,
             Err(e) => {
                 log::error!("game {}: cannot start the bot's thread: {e}", self.id);
@@ -56,17 +56,16 @@ impl Table {
         }
     }
 
-    /// After every event: if the bot is to move, asks it (once per position); if a
-    /// rematch is asked, answers yes for it.
+    /// After every event: if a rematch is asked, answers yes for the bot; if the bot
+    /// is to move (in a new round too), asks it, once per position.
     pub(super) fn prompt_bot(&mut self) {
         let Some(seat) = self.bot_seat() else { return };
-        match self.phase {
-            Phase::Playing => self.ask_bot(seat),
-            Phase::RematchPending if self.rematch[seat].is_none() => {
-                log::info!("game {}: {} accepts a rematch", self.id, self.name(seat));
-                self.answer_rematch(seat, true);
-            }
-            _ => {}
+        if self.phase == Phase::RematchPending && self.rematch[seat].is_none() {
+            log::info!("game {}: {} accepts a rematch", self.id, self.name(seat));
+            self.answer_rematch(seat, true);
+        }
+        if self.phase == Phase::Playing {
+            self.ask_bot(seat);
         }
     }
 

@@ -230,8 +230,12 @@ struct Table {
     /// When the current round started, and which round it is (rematches count up).
     started: SystemTime,
     round: u32,
-    /// The source of the game's random choices (colours, the bot's seed).
+    /// The source of the game's random colours.
     rng: Rng,
+    /// The seed of the bot's choices, should it sit here. Drawn when the game opens,
+    /// so that the colours and the bot's play follow from `--seed` whichever comes
+    /// first, the bot or a default configuration.
+    bot_seed: u64,
     /// When the practice bot takes the free seat, while the leader waits (see
     /// `--bot-after`).
     bot_due: Option<Instant>,
@@ -246,6 +250,10 @@ impl Table {
         shared: Shared,
         summary: Arc<Mutex<GameSummary>>,
     ) -> Table {
+        let mut rng = match shared.settings.seed {
+            Some(seed) => Rng::derive(seed, u64::from(id.0)),
+            None => Rng::from_entropy(),
+        };
         Table {
             id,
             seating,
@@ -258,10 +266,8 @@ impl Table {
             rematch: [None, None],
             started: SystemTime::now(),
             round: 0,
-            rng: match shared.settings.seed {
-                Some(seed) => Rng::derive(seed, u64::from(id.0)),
-                None => Rng::from_entropy(),
-            },
+            bot_seed: rng.next_u64(),
+            rng,
             bot_due: None,
             bot_asked: None,
             shared,
