@@ -182,6 +182,7 @@ fn the_bot_has_a_granted_name_shown_by_games_players_and_the_record() {
     );
     game.expect_config();
     until_players(&server, "1", "Ann (white) vs GoBot (black)");
+    until_players(&server, "2", "GoBot_2 (black) vs GoBot_3 (white)");
     let players = console(&server, "players");
     let bots: Vec<Vec<&str>> = players
         .lines()
@@ -266,7 +267,7 @@ fn the_bot_says_yes_to_every_rematch_and_the_client_decides() {
 #[test]
 fn the_clients_move_timeout_holds_and_the_bot_never_runs_out_of_time() {
     let server = TestServer::with(Settings {
-        move_timeout: Some(Duration::from_secs(1)),
+        move_timeout: Some(Duration::from_secs(3)),
         bot_think: FOREVER,
         ..Settings::default()
     });
@@ -282,13 +283,13 @@ fn the_clients_move_timeout_holds_and_the_bot_never_runs_out_of_time() {
         "ACKNOWLEDGE_MOVE+1+12;1+PLAYING;2;{}",
         board(5, &[(12, '1')])
     ));
-    // With a 1 s move timeout the bot thinks half of it, not a minute.
+    // With a 3 s move timeout the bot thinks half of it, not a minute.
     let reply = ann.expect_prefix("ACKNOWLEDGE_MOVE+1+");
     assert!(reply.contains(";2+PLAYING;1;"), "{reply}");
     // Ann lets her clock run out: she loses, as against a client.
     let finished = ann.expect_prefix("GAME_FINISHED+1+GoBot+");
     assert!(
-        finished.ends_with("+Ann did not move within 1 s: GoBot wins"),
+        finished.ends_with("+Ann did not move within 3 s: GoBot wins"),
         "{finished}"
     );
 }

@@ -134,9 +134,10 @@ fn the_bot_beats_a_uniformly_random_player_in_95_of_100_games_on_9x9() {
     let moves: usize = ends.iter().map(|(_, end)| end.moves).sum();
     println!(
         "the bot won {wins} of {} games on 9x9 against a uniformly random player \
-         ({VERSUS_RANDOM_PLAYOUTS} playouts a move; {by_passes} ended by two passes, the \
-         others by the move limit; {moves} moves in {:?})",
+         ({VERSUS_RANDOM_PLAYOUTS} playouts a move; {by_passes} ended by two passes, {} by \
+         the move limit; {moves} moves in {:?})",
         ends.len(),
+        ends.len() - by_passes,
         started.elapsed()
     );
     assert_eq!(ends.len(), 100);
