@@ -242,7 +242,7 @@ impl Lobby {
             // Its loop has just ended; it is about to leave the registry.
             return Err(BotRefused::Ended {
                 game: id,
-                result: "it has just ended".into(),
+                result: "just now".into(),
             });
         }
         state.waiting.retain(|g| *g != id);
