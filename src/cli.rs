@@ -23,8 +23,8 @@ pub struct Options {
     /// Spectrangle port, or `off`; default: the GO! port + 1 (0 when --port is 0).
     #[arg(long, value_name = "N|off", value_parser = parse_port)]
     pub spectrangle_port: Option<Port>,
-    /// Seed of every random choice (colours, Spectrangle's bag and turn order), so that
-    /// a run can be repeated; default: random.
+    /// Seed of every random choice (colours, Spectrangle's bag and turn order, the
+    /// bot's playouts), so that a run can be repeated; default: random.
     #[arg(long, value_name = "N")]
     pub seed: Option<u64>,
     /// Komi added to white's score: a multiple of 0.5 (e.g. 0, 6.5, 7).
@@ -69,6 +69,13 @@ pub struct Options {
     /// Do not read operator commands from stdin.
     #[arg(long)]
     pub no_console: bool,
+    /// Seconds a GO! game waits for a partner before the server's practice bot takes
+    /// the seat; 0 never (the console's `bot <game id>` still seats it).
+    #[arg(long, default_value_t = 0, value_name = "S", value_parser = seconds_parser())]
+    pub bot_after: u64,
+    /// Milliseconds the practice bot thinks about each move (1 to 60000).
+    #[arg(long, default_value_t = 300, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=MAX_BOT_THINK_MS))]
+    pub bot_think_ms: u64,
 }
 
 /// A port flag's value: a port number, or `off`.
@@ -88,6 +95,9 @@ fn parse_port(text: &str) -> Result<Port, String> {
         .map(Port::Number)
         .map_err(|_| format!("'{text}' is not a port: use a number from 0 to 65535, or off"))
 }
+
+/// The longest the bot may think about a move, in milliseconds: a minute.
+const MAX_BOT_THINK_MS: u64 = 60_000;
 
 /// The `--ko` values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -209,6 +219,8 @@ impl Options {
             max_clients: self.max_clients,
             records: self.records.clone(),
             seed: self.seed,
+            bot_after: seconds(self.bot_after),
+            bot_think: Duration::from_millis(self.bot_think_ms),
             ..Settings::default()
         }
     }
@@ -295,6 +307,41 @@ mod tests {
         assert!(ports(&["--port", "off", "--spectrangle-port", "off"]).is_err());
         let seeded = Options::try_parse_from(["goserver", "--seed", "42"]).expect("seed");
         assert_eq!(seeded.settings().seed, Some(42));
+    }
+
+    #[test]
+    fn the_bot_and_seed_flags() {
+        let defaults = Options::try_parse_from(["goserver"]).expect("no flags");
+        let settings = defaults.settings();
+        assert_eq!(settings.bot_after, None);
+        assert_eq!(settings.bot_think, Duration::from_millis(300));
+        assert_eq!(settings.seed, None);
+        let options = Options::try_parse_from([
+            "goserver",
+            "--bot-after",
+            "30",
+            "--bot-think-ms",
+            "2000",
+            "--seed",
+            "42",
+        ])
+        .expect("the bot flags parse");
+        let settings = options.settings();
+        assert_eq!(settings.bot_after, Some(Duration::from_secs(30)));
+        assert_eq!(settings.bot_think, Duration::from_millis(2000));
+        assert_eq!(settings.seed, Some(42));
+        // 0 is off, as for the timeouts.
+        let off = Options::try_parse_from(["goserver", "--bot-after", "0"]).expect("0 parses");
+        assert_eq!(off.settings().bot_after, None);
+        for bad in [
+            &["goserver", "--bot-think-ms", "0"][..],
+            &["goserver", "--bot-think-ms", "60001"],
+            &["goserver", "--bot-after", "-1"],
+            &["goserver", "--seed", "-1"],
+            &["goserver", "--seed", "x"],
+        ] {
+            assert!(Options::try_parse_from(bad).is_err(), "{bad:?}");
+        }
     }
 
     #[test]

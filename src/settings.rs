@@ -32,13 +32,25 @@ pub struct Settings {
     /// A game ends (and is scored) after this many moves per point of its board,
     /// passes included: far beyond real games, it bounds a game's memory.
     pub moves_per_point: usize,
-    /// The seed of every random choice (colours, Spectrangle's bag and turn order), so
-    /// that a run can be repeated; `None`: random.
+    /// The seed of every random choice of the server (GO!'s random colours, the bot's
+    /// playouts, Spectrangle's bag and turn order); none: random.
     pub seed: Option<u64>,
+    /// How long a GO! game waits for a partner before the practice bot takes the
+    /// seat; none: never by itself (the console's `bot` command still seats it).
+    pub bot_after: Option<Duration>,
+    /// How long the practice bot thinks about each move.
+    pub bot_think: Duration,
+    /// The most playouts the practice bot runs per move; none: only `bot_think`
+    /// bounds it. No flag sets it: tests do, so that the bot's strength does not
+    /// depend on the speed of the machine.
+    pub bot_playouts: Option<u32>,
 }
 
 /// The board size used when the leader does not configure in time.
 pub const DEFAULT_BOARD_SIZE: usize = 9;
+
+/// How long the practice bot thinks about a move unless told otherwise.
+pub const DEFAULT_BOT_THINK: Duration = Duration::from_millis(300);
 
 impl Default for Settings {
     fn default() -> Self {
@@ -55,6 +67,9 @@ impl Default for Settings {
             output: OutboxLimits::default(),
             moves_per_point: 10,
             seed: None,
+            bot_after: None,
+            bot_think: DEFAULT_BOT_THINK,
+            bot_playouts: None,
         }
     }
 }

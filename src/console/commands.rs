@@ -119,6 +119,11 @@ pub const COMMANDS: &[CommandSpec] = &[
         about: "print a game's record (SGF), or write it to file",
     },
     CommandSpec {
+        name: "bot",
+        args: &[GAME_ID],
+        about: "seat the practice bot in a GO! game waiting for a partner",
+    },
+    CommandSpec {
         name: "stats",
         args: &[],
         about: "clients, games, moves per second over the last minute, threads, uptime",
@@ -146,6 +151,8 @@ pub enum Command {
     Board(String),
     /// A name or a game id: which one is decided against the connected players.
     Kick(String),
+    /// A game id, as for `Board`.
+    Bot(String),
     Trace(String),
     Untrace(String),
     Sgf(String, Option<PathBuf>),
@@ -206,6 +213,7 @@ pub fn parse(line: &str) -> Result<Option<Command>, CommandError> {
         "players" => Command::Players,
         "board" => Command::Board(args[0].to_string()),
         "kick" => Command::Kick(args[0].to_string()),
+        "bot" => Command::Bot(args[0].to_string()),
         "trace" => Command::Trace(args[0].to_string()),
         "untrace" => Command::Untrace(args[0].to_string()),
         "sgf" => Command::Sgf(args[0].to_string(), args.get(1).map(PathBuf::from)),
@@ -272,6 +280,18 @@ mod tests {
             error("sgf 1 a b"),
             "sgf takes at most 2 arguments, got 3: usage: sgf <game id> [file]"
         );
+    }
+
+    #[test]
+    fn the_bot_command_takes_one_game_id() {
+        assert_eq!(parse("bot 3"), Ok(Some(Command::Bot("3".into()))));
+        let error = |line| parse(line).unwrap_err().0;
+        assert_eq!(error("bot"), "bot needs a game id: usage: bot <game id>");
+        assert_eq!(
+            error("bot 3 4"),
+            "bot takes 1 argument, got 2: usage: bot <game id>"
+        );
+        assert_eq!(spec("bot").map(|s| s.args[0].kind), Some(ArgKind::GameId));
     }
 
     #[test]

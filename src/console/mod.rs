@@ -27,7 +27,7 @@ use std::io::IsTerminal;
 use std::path::Path;
 use std::sync::Arc;
 use std::thread;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Starts the console on its own thread, named `console`: interactive when stdin is a
 /// terminal, else reading plain lines. Returns at once.
@@ -130,6 +130,10 @@ impl Console {
                 Err(e) => e,
             },
             Command::Kick(target) => self.kick(&target),
+            Command::Bot(id) => match self.front_end_of(&id, "bot") {
+                Ok(front_end) => front_end.seat_bot(&id).unwrap_or_else(|e| e),
+                Err(e) => e,
+            },
             Command::Trace(name) => self.trace(&name, true),
             Command::Untrace(name) => self.trace(&name, false),
             Command::Sgf(id, file) => self.sgf(&id, file.as_deref()),
@@ -210,7 +214,7 @@ impl Console {
                 let row = report::PlayerRow {
                     name: client.name,
                     front_end: front_end.name(),
-                    peer: client.conn.peer,
+                    peer: report::Peer::Address(client.conn.peer),
                     state: client.state,
                     game: client.game,
                     connected: now.saturating_duration_since(client.conn.connected_at),
@@ -219,6 +223,21 @@ impl Console {
                     traced: client.conn.is_traced(),
                 };
                 rows.push((client.conn.id.0, row));
+            }
+            for bot in front_end.bots() {
+                let row = report::PlayerRow {
+                    name: Some(bot.name),
+                    front_end: front_end.name(),
+                    peer: report::Peer::Bot,
+                    state: bot.state,
+                    game: Some(bot.game),
+                    connected: Duration::ZERO,
+                    lines_in: 0,
+                    lines_out: 0,
+                    traced: false,
+                };
+                // After every connection.
+                rows.push((u64::MAX, row));
             }
         }
         // In connection order, whatever the front end.
@@ -241,6 +260,18 @@ impl Console {
                     .map(move |c| (f, c.conn))
             })
             .collect();
+        let bot = self
+            .server
+            .front_ends()
+            .iter()
+            .flat_map(|f| f.bots())
+            .find(|bot| bot.name == name);
+        if let (Some(bot), true) = (bot, found.is_empty()) {
+            return Err(format!(
+                "{name} is the server's practice bot in game {game}: it has no connection ('kick {game}' kicks its opponent)",
+                game = bot.game
+            ));
+        }
         if found.len() > 1 {
             let places: Vec<&str> = found.iter().map(|(f, _)| f.name()).collect();
             return Err(format!(

@@ -3,8 +3,9 @@
 
 use super::commands::COMMANDS;
 use crate::frontend::GameRow;
-use std::fmt::Write as _;
+use std::fmt::{self, Write as _};
 use std::net::SocketAddr;
+use std::str::FromStr;
 use std::time::Duration;
 
 /// Left-aligned columns separated by two spaces, a header row first; no trailing blanks.
@@ -93,13 +94,41 @@ pub fn games(rows: &[(&str, GameRow)]) -> String {
     )
 }
 
-/// One connection as the `players` table shows it.
+/// Where a player is: a client's address, or the server's own practice bot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Peer {
+    /// A client connected from this address.
+    Address(SocketAddr),
+    /// The practice bot: no connection (shown as `(bot)`).
+    Bot,
+}
+
+impl fmt::Display for Peer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Peer::Address(address) => write!(f, "{address}"),
+            Peer::Bot => f.write_str("(bot)"),
+        }
+    }
+}
+
+impl FromStr for Peer {
+    type Err = std::net::AddrParseError;
+
+    /// An address such as `127.0.0.1:5000`.
+    fn from_str(text: &str) -> Result<Peer, Self::Err> {
+        text.parse().map(Peer::Address)
+    }
+}
+
+/// One player as the `players` table shows it: a connection, or the practice bot
+/// (whose time connected and line counts are shown as `-`).
 #[derive(Clone, Debug)]
 pub struct PlayerRow {
     pub name: Option<String>,
     /// The front end it is connected to.
     pub front_end: &'static str,
-    pub peer: SocketAddr,
+    pub peer: Peer,
     /// `awaiting handshake`, `no game`, or its game's status.
     pub state: String,
     pub game: Option<String>,
@@ -117,6 +146,8 @@ pub fn players(rows: &[PlayerRow]) -> String {
     let rows: Vec<Vec<String>> = rows
         .iter()
         .map(|p| {
+            let connected = p.peer != Peer::Bot;
+            let if_connected = |text: String| if connected { text } else { "-".into() };
             vec![
                 p.name.clone().unwrap_or_else(|| "-".to_string()),
                 p.front_end.to_string(),
@@ -127,9 +158,9 @@ pub fn players(rows: &[PlayerRow]) -> String {
                     p.state.clone()
                 },
                 p.game.clone().unwrap_or_else(|| "-".to_string()),
-                duration(p.connected),
-                p.lines_in.to_string(),
-                p.lines_out.to_string(),
+                if_connected(duration(p.connected)),
+                if_connected(p.lines_in.to_string()),
+                if_connected(p.lines_out.to_string()),
             ]
         })
         .collect();
@@ -256,6 +287,35 @@ mod tests {
             players(&[row]),
             "NAME  FRONT END  PEER            STATE            GAME  CONNECTED  IN  OUT\n\
              Ann   go         127.0.0.1:5000  playing, traced  1     3s         4   6"
+        );
+    }
+
+    #[test]
+    fn the_bot_has_no_peer_time_or_lines() {
+        let ann = PlayerRow {
+            name: Some("Ann".into()),
+            front_end: "go",
+            peer: Peer::Address("127.0.0.1:5000".parse().unwrap()),
+            state: "playing".into(),
+            game: Some("2".into()),
+            connected: Duration::from_secs(3),
+            lines_in: 4,
+            lines_out: 6,
+            traced: false,
+        };
+        let bot = PlayerRow {
+            name: Some("GoBot".into()),
+            peer: Peer::Bot,
+            connected: Duration::ZERO,
+            lines_in: 0,
+            lines_out: 0,
+            ..ann.clone()
+        };
+        assert_eq!(
+            players(&[ann, bot]),
+            "NAME   FRONT END  PEER            STATE    GAME  CONNECTED  IN  OUT\n\
+             Ann    go         127.0.0.1:5000  playing  2     3s         4   6\n\
+             GoBot  go         (bot)           playing  2     -          -   -"
         );
     }
 

@@ -108,6 +108,18 @@ pub struct ClientRow {
     pub game: Option<String>,
 }
 
+/// A practice bot seated in a game, as the console's `players` table shows it (it has
+/// no connection: the server plays it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BotRow {
+    /// The name it was granted.
+    pub name: String,
+    /// What it is doing (its game's status).
+    pub state: String,
+    /// The game it sits in, as the console names games.
+    pub game: String,
+}
+
 /// Counts for the console's `stats`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Tally {
@@ -144,6 +156,11 @@ pub trait FrontEnd: Send + Sync {
 
     /// Every connected client.
     fn clients(&self) -> Vec<ClientRow>;
+
+    /// The practice bots seated in this front end's games (none by default).
+    fn bots(&self) -> Vec<BotRow> {
+        Vec::new()
+    }
 
     /// Whether `id` is how this front end names a game (live, ended or unknown): the
     /// console asks each front end in turn.

@@ -16,7 +16,7 @@ pub enum Incoming {
 /// Why no more lines will come.
 #[derive(Debug)]
 pub enum ReadError {
-    /// The peer closed the connection (or we shut it down).
+    /// The peer closed (or reset) the connection, or we shut it down.
     Closed,
     /// No byte arrived within the read timeout.
     TimedOut,
@@ -97,6 +97,15 @@ impl<R: Read> LineReader<R> {
                     ) =>
                 {
                     return Err(ReadError::TimedOut);
+                }
+                // A peer that resets its connection has left, like one that closes it.
+                Err(e)
+                    if matches!(
+                        e.kind(),
+                        io::ErrorKind::ConnectionReset | io::ErrorKind::ConnectionAborted
+                    ) =>
+                {
+                    return Err(ReadError::Closed);
                 }
                 Err(e) => return Err(ReadError::Io(e)),
             }

@@ -1,10 +1,11 @@
 //! What a GO! game loop receives, and who it seats: the vocabulary shared by the
 //! connection threads, the lobby and the game loops.
 
-use super::protocol::{ClientCommand, ParseError};
+use super::protocol::{ClientCommand, GameId, ParseError};
 use super::summary::GameView;
 use crate::net::Connection;
 use crossbeam_channel::Sender;
+use std::fmt;
 use std::sync::Arc;
 
 /// A client with its granted name, as a game seats it.
@@ -39,6 +40,8 @@ pub enum Departure {
 pub enum GameEvent {
     /// The lobby seats a player here (as leader if the game is empty).
     Join(Player),
+    /// The lobby seats the practice bot here as the partner, under this granted name.
+    SeatBot(String),
     /// A line from a seated player: a command, or why it is not one.
     Line {
         from: Arc<Connection>,
@@ -57,4 +60,71 @@ pub enum GameEvent {
     /// Unit tests only: a bug in the loop, to check that it ends this game alone.
     #[cfg(test)]
     Panic,
+}
+
+/// The name the practice bot asks the lobby for (granted as `GoBot_2`, ... when taken).
+pub const BOT_NAME: &str = "GoBot";
+
+/// Why the practice bot cannot take a seat in a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BotRefused {
+    /// No game has this id.
+    NoSuchGame(GameId),
+    /// The game has ended; how, if it is still known.
+    Ended { game: GameId, result: String },
+    /// Both seats are taken (or a partner is on its way to the free one).
+    Full { game: GameId, players: String },
+    /// The server is shutting down.
+    ShuttingDown,
+}
+
+impl fmt::Display for BotRefused {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let only = "the practice bot only takes the free seat of a game waiting for a partner";
+        match self {
+            BotRefused::NoSuchGame(game) => {
+                write!(f, "no game {game}: type 'games' to list them")
+            }
+            BotRefused::Ended { game, result } => {
+                write!(f, "game {game} has ended ({result}): {only}")
+            }
+            BotRefused::Full { game, players } => {
+                write!(f, "game {game} already has two players ({players}): {only}")
+            }
+            BotRefused::ShuttingDown => write!(f, "the server is shutting down"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bot_refusals_are_one_line_reasons() {
+        let table = [
+            (
+                BotRefused::NoSuchGame(GameId(7)),
+                "no game 7: type 'games' to list them",
+            ),
+            (
+                BotRefused::Ended {
+                    game: GameId(2),
+                    result: "Ann exited: Bob wins".into(),
+                },
+                "game 2 has ended (Ann exited: Bob wins): the practice bot only takes the free seat of a game waiting for a partner",
+            ),
+            (
+                BotRefused::Full {
+                    game: GameId(3),
+                    players: "Ann vs Bob".into(),
+                },
+                "game 3 already has two players (Ann vs Bob): the practice bot only takes the free seat of a game waiting for a partner",
+            ),
+            (BotRefused::ShuttingDown, "the server is shutting down"),
+        ];
+        for (refused, text) in table {
+            assert_eq!(refused.to_string(), text);
+        }
+    }
 }

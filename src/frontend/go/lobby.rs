@@ -5,14 +5,16 @@
 //! inboxes receive events; the lobby only puts events into those inboxes.
 //!
 //! The lobby starts game loops and serves them as their [`Seating`]: the loops know it
-//! only through that trait.
+//! only through that trait. The practice bot is matched here too: it takes the free
+//! seat of a waiting game under a name from the same registry as the clients'.
 //!
 //! `parking_lot` locks do not poison: a panic while the lock is held (none is
 //! reachable: the code under it only touches maps) would leave the maps as they were
 //! at the panic, which is still consistent enough for the other games to go on.
 
-use super::event::{EXIT_REASON, GameEvent, KICK_REASON, Player};
+use super::event::{BOT_NAME, BotRefused, EXIT_REASON, GameEvent, KICK_REASON, Player};
 use super::protocol::{ClientCommand, GameId, ParseError, ServerMessage};
+use super::report;
 use super::summary::{GameStatus, GameSummary};
 use super::table::{self, Seating, Shared};
 use crate::net::{ConnId, Connection};
@@ -50,8 +52,10 @@ pub struct GameEntry {
 #[derive(Default)]
 struct LobbyState {
     clients: HashMap<ConnId, ClientEntry>,
-    /// Names granted to connected clients.
+    /// Names granted to connected clients and to the bots in games.
     taken_names: HashSet<String>,
+    /// The name of the practice bot seated in each game that has one.
+    bots: HashMap<GameId, String>,
     games: BTreeMap<GameId, GameEntry>,
     /// Games with a leader and a free seat, oldest first.
     waiting: VecDeque<GameId>,
@@ -206,6 +210,59 @@ impl Lobby {
         let _ = conn.send(&ServerMessage::UnknownCommand { reason });
     }
 
+    /// Seats the practice bot in game `id` if it waits for a partner; see
+    /// [`Seating::seat_bot`].
+    ///
+    /// # Errors
+    ///
+    /// Why not: no such game, ended, both seats taken, shutting down.
+    pub fn seat_bot(&self, id: GameId) -> Result<String, BotRefused> {
+        if self.shared.shutdown.is_triggered() {
+            return Err(BotRefused::ShuttingDown);
+        }
+        let mut state = self.state.lock();
+        let Some(entry) = state.games.get(&id) else {
+            return Err(match state.finished.iter().rev().find(|g| g.id == id) {
+                Some(g) => BotRefused::Ended {
+                    game: id,
+                    result: g.result.clone().unwrap_or_else(|| g.status.to_string()),
+                },
+                None => BotRefused::NoSuchGame(id),
+            });
+        };
+        // Only a game on the queue has a free seat: whoever takes it off the queue
+        // (a client's handshake or the bot) is the one seated there.
+        if !state.waiting.contains(&id) {
+            let players = report::players_of(&entry.summary.lock());
+            return Err(BotRefused::Full { game: id, players });
+        }
+        let inbox = entry.inbox.clone();
+        let name = free_name(&state.taken_names, BOT_NAME);
+        if inbox.send(GameEvent::SeatBot(name.clone())).is_err() {
+            // Its loop has just ended; it is about to leave the registry.
+            return Err(BotRefused::Ended {
+                game: id,
+                result: "just now".into(),
+            });
+        }
+        state.waiting.retain(|g| *g != id);
+        state.taken_names.insert(name.clone());
+        state.bots.insert(id, name.clone());
+        Ok(name)
+    }
+
+    /// The practice bots seated in games: name and game.
+    pub fn bots(&self) -> Vec<(String, GameId)> {
+        let state = self.state.lock();
+        let mut bots: Vec<(String, GameId)> = state
+            .bots
+            .iter()
+            .map(|(game, name)| (name.clone(), *game))
+            .collect();
+        bots.sort_by_key(|(_, game)| *game);
+        bots
+    }
+
     /// Kicks a client: a seated player loses its game (and is told so) before its
     /// connection is closed; any other client is just disconnected.
     pub fn kick(&self, conn: &Arc<Connection>) {
@@ -299,6 +356,7 @@ impl Lobby {
     fn remove_game(&self, id: GameId) -> Vec<Arc<Connection>> {
         let mut state = self.state.lock();
         state.waiting.retain(|g| *g != id);
+        free_bot(&mut state, id);
         if let Some(entry) = state.games.remove(&id) {
             let mut summary = entry.summary.lock().clone();
             summary.status = GameStatus::Finished;
@@ -399,6 +457,8 @@ impl Seating for Lobby {
     fn requeue(&self, id: GameId, leader: &Player) -> bool {
         let mut state = self.state.lock();
         state.waiting.retain(|g| *g != id);
+        // The partner that left may have been the bot.
+        free_bot(&mut state, id);
         while let Some(other) = state.waiting.pop_front() {
             let joined = state
                 .games
@@ -418,6 +478,10 @@ impl Seating for Lobby {
     /// arrived, or it is ending).
     fn stop_waiting(&self, id: GameId) {
         self.state.lock().waiting.retain(|g| *g != id);
+    }
+
+    fn seat_bot(&self, id: GameId) -> Result<String, BotRefused> {
+        Lobby::seat_bot(self, id)
     }
 
     /// Frees `conn`'s seat in game `id` (if it still sits there), e.g. a partner who
@@ -457,20 +521,32 @@ fn set_game(state: &mut LobbyState, conn: ConnId, game: Option<GameId>) {
     }
 }
 
+/// `wanted` if nobody holds it, else the first free `wanted_N` (N from 2).
+fn free_name(taken: &HashSet<String>, wanted: &str) -> String {
+    if !taken.contains(wanted) {
+        return wanted.to_string();
+    }
+    // One of the first `taken.len() + 1` suffixes is free, so this always finds one.
+    (2..=taken.len() + 2)
+        .map(|n| format!("{wanted}_{n}"))
+        .find(|candidate| !taken.contains(candidate))
+        .unwrap_or_else(|| format!("{wanted}_{}", taken.len() + 2))
+}
+
+/// Frees the name of the bot seated in game `id`, if any.
+fn free_bot(state: &mut LobbyState, id: GameId) {
+    if let Some(name) = state.bots.remove(&id) {
+        state.taken_names.remove(&name);
+    }
+}
+
 /// Grants `wanted` if no other client holds it, else the first free `wanted_N`.
 fn grant_name(state: &mut LobbyState, conn: &Connection, wanted: &str) -> String {
     let previous = state.clients.get_mut(&conn.id).and_then(|e| e.name.take());
     if let Some(previous) = previous {
         state.taken_names.remove(&previous);
     }
-    let granted = if state.taken_names.contains(wanted) {
-        (2u64..)
-            .map(|n| format!("{wanted}_{n}"))
-            .find(|candidate| !state.taken_names.contains(candidate))
-            .unwrap_or_else(|| format!("{wanted}_{}", conn.id.0))
-    } else {
-        wanted.to_string()
-    };
+    let granted = free_name(&state.taken_names, wanted);
     state.taken_names.insert(granted.clone());
     if let Some(entry) = state.clients.get_mut(&conn.id) {
         entry.name = Some(granted.clone());

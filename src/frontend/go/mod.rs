@@ -5,6 +5,7 @@
 //! - [`lobby`]: names, waiting games, who sits where (one mutex).
 //! - [`table`]: one thread per game: the whole GO! flow.
 //! - [`event`]: what a game loop receives, and who it seats.
+//! - [`thinker`]: the practice bot's helper thread, one per game it sits in.
 //! - [`summary`]: what games publish for the console; [`report`]: how it reads there.
 //!
 //! [`GoFrontEnd`] is what the server and the console see of it.
@@ -16,8 +17,9 @@ pub mod report;
 pub mod session;
 pub mod summary;
 pub mod table;
+pub mod thinker;
 
-use super::{ClientRow, Context, FrontEnd, GameRow, Record, Tally};
+use super::{BotRow, ClientRow, Context, FrontEnd, GameRow, Record, Tally};
 use crate::net::Connection;
 use event::GameEvent;
 use lobby::Lobby;
@@ -140,6 +142,22 @@ impl FrontEnd for GoFrontEnd {
             .collect()
     }
 
+    fn bots(&self) -> Vec<BotRow> {
+        let (live, _) = self.lobby.games();
+        self.lobby
+            .bots()
+            .into_iter()
+            .map(|(name, game)| {
+                let status = live.iter().find(|g| g.id == game).map(|g| g.status);
+                BotRow {
+                    state: report::player_state(Some(&name), status),
+                    name,
+                    game: game.to_string(),
+                }
+            })
+            .collect()
+    }
+
     fn owns(&self, id: &str) -> bool {
         Self::game_id(id).is_some()
     }
@@ -202,6 +220,16 @@ impl FrontEnd for GoFrontEnd {
         }
         let names: Vec<&str> = seated.iter().map(|(_, n)| n.as_str()).collect();
         format!("kicked {} from game {id}", names.join(" and "))
+    }
+
+    fn seat_bot(&self, id: &str) -> Result<String, String> {
+        let id = Self::game_id(id).ok_or_else(|| format!("no game {id}"))?;
+        match self.lobby.seat_bot(id) {
+            Ok(name) => Ok(format!(
+                "the practice bot {name} takes the free seat of game {id}"
+            )),
+            Err(refused) => Err(refused.to_string()),
+        }
     }
 
     fn tally(&self) -> Tally {

@@ -1,7 +1,7 @@
 //! Endings: by score (two passes or the move limit), by departure, by a clock, by
 //! shutdown; and what every ending does (GAME_FINISHED, the record, the log).
 
-use super::{GameConfig, Phase, Table, deadline_in, random_colour, sgf_colour};
+use super::{GameConfig, Occupant, Phase, Table, deadline_in, random_colour, sgf_colour};
 use crate::frontend::go::event::Departure;
 use crate::frontend::go::protocol::ServerMessage;
 use crate::go::{self, Colour};
@@ -43,7 +43,7 @@ impl Table {
 
     /// A player left: in play the other wins; before the start the game re-forms.
     pub(super) fn leave(&mut self, seat: usize, how: &Departure) {
-        let name = self.seats[seat].player.name.clone();
+        let name = self.name(seat).to_string();
         let what = match how {
             Departure::Exited => format!("{name} exited"),
             Departure::Disconnected => format!("{name} disconnected"),
@@ -57,38 +57,43 @@ impl Table {
                 if *how == Departure::Kicked {
                     // No game to lose yet, but a kicked client is still told; the
                     // others that leave are gone already or asked to go.
-                    let _ = self.conn(seat).send(&ServerMessage::GameFinished {
-                        game_id: self.id,
-                        winner: None,
-                        black_score: "0".into(),
-                        white_score: "0".into(),
-                        message: what.clone(),
-                    });
+                    self.send(
+                        seat,
+                        &ServerMessage::GameFinished {
+                            game_id: self.id,
+                            winner: None,
+                            black_score: "0".into(),
+                            white_score: "0".into(),
+                            message: what.clone(),
+                        },
+                    );
                 }
                 let departed = self.seats.remove(seat);
-                self.seating.unseat(self.id, departed.player.conn.id);
+                if let Some(conn) = departed.conn() {
+                    self.seating.unseat(self.id, conn.id);
+                }
                 if seat == 0 {
                     // The leader is gone before the start: its partner, if any, is
-                    // matched anew (a waiting game, or a new one it leads).
-                    if let Some(partner) = self.seats.pop() {
-                        self.seating.reseat(partner.player);
+                    // matched anew (a waiting game, or a new one it leads); the bot
+                    // just goes, and its helper thread with it.
+                    if let Some(Occupant::Client(partner)) = self.seats.pop().map(|s| s.occupant) {
+                        self.seating.reseat(partner);
                     }
                     self.phase = Phase::Over;
-                } else if self.seating.requeue(self.id, &self.seats[0].player) {
-                    // The leader joined another game waiting for a partner.
-                    self.seats.clear();
-                    self.phase = Phase::Over;
+                } else {
+                    self.wait_again();
                 }
             }
             Phase::Playing => {
-                let winner = &self.seats[1 - seat].player.name;
+                let winner = self.name(1 - seat);
                 let message = format!("{what}: {winner} wins");
+                let winner = winner.to_string();
                 let code = match how {
                     Departure::Exited => "R",
                     _ => "F",
                 };
                 let result = format!("{}+{code}", sgf_colour(self.seats[1 - seat].colour));
-                self.announce_end(Some(winner.clone()), message, &result);
+                self.announce_end(Some(winner), message, &result);
                 self.phase = Phase::Over;
             }
             Phase::RematchPending => self.end_rematch(),
@@ -96,11 +101,28 @@ impl Table {
         }
     }
 
+    /// The leader's partner left before the start: the leader joins another game
+    /// waiting for a partner if there is one (this game ends), else this game waits
+    /// again, and the bot's clock starts again.
+    pub(super) fn wait_again(&mut self) {
+        let joined = match self.seats.first().map(|s| &s.occupant) {
+            Some(Occupant::Client(leader)) => self.seating.requeue(self.id, leader),
+            // The leader is always a client; should a game ever lack one, it ends.
+            _ => true,
+        };
+        if joined {
+            self.seats.clear();
+            self.phase = Phase::Over;
+        } else {
+            self.bot_due = deadline_in(self.shared.settings.bot_after);
+        }
+    }
+
     pub(super) fn on_deadline(&mut self) {
         self.deadline = None;
         match self.phase {
             Phase::Gathering => {
-                let random = random_colour();
+                let random = random_colour(&mut self.rng);
                 self.config = Some(GameConfig {
                     size: self.shared.settings.default_board_size(),
                     leader_colour: random,
@@ -183,6 +205,6 @@ impl Table {
         self.seats
             .iter()
             .find(|s| s.colour == colour)
-            .map_or("", |s| s.player.name.as_str())
+            .map_or("", |s| s.name())
     }
 }

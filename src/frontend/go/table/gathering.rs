@@ -1,6 +1,6 @@
 //! Gathering: the players arrive, the leader configures, each round starts.
 
-use super::{GameConfig, Phase, Seat, Table, deadline_in, random_colour, state_of};
+use super::{GameConfig, Occupant, Phase, Seat, Table, deadline_in, random_colour, state_of};
 use crate::frontend::go::event::Player;
 use crate::frontend::go::protocol::{ColourChoice, GameId, ServerMessage};
 use crate::go::{self, Colour};
@@ -28,13 +28,23 @@ impl Table {
             if is_leader { "leader" } else { "partner" }
         );
         self.seats.push(Seat {
-            player,
+            occupant: Occupant::Client(player),
             colour: Colour::Black,
         });
         if is_leader {
             self.deadline = deadline_in(self.shared.settings.config_timeout);
+            self.bot_due = deadline_in(self.shared.settings.bot_after);
             self.request_config();
-        } else if self.config.is_some() {
+        } else {
+            self.partner_seated();
+        }
+    }
+
+    /// The second seat is taken (by a client or the bot): no more waiting for a
+    /// partner, and the game starts if the leader has configured it.
+    pub(super) fn partner_seated(&mut self) {
+        self.bot_due = None;
+        if self.config.is_some() {
             self.start();
         }
     }
@@ -59,7 +69,8 @@ impl Table {
         let refusal = if seat != 0 {
             Some(format!(
                 "Only the leader of game {}, {}, sends SET_CONFIG",
-                self.id, self.seats[0].player.name
+                self.id,
+                self.name(0)
             ))
         } else if let Some(config) = self.config {
             Some(format!(
@@ -92,14 +103,14 @@ impl Table {
         let leader_colour = match colour {
             ColourChoice::Black => Colour::Black,
             ColourChoice::White => Colour::White,
-            ColourChoice::Random => random_colour(),
+            ColourChoice::Random => random_colour(&mut self.rng),
         };
         self.config = Some(GameConfig {
             size: size as usize,
             leader_colour,
             defaulted: false,
         });
-        self.conn(seat).accepted();
+        self.accepted(seat);
         log::info!(
             "game {}: configured {size}x{size}, leader plays {leader_colour}",
             self.id
@@ -130,9 +141,9 @@ impl Table {
         log::info!(
             "game {} started: {} ({}) vs {} ({}), {n}x{n}",
             self.id,
-            self.seats[0].player.name,
+            self.name(0),
             self.seats[0].colour,
-            self.seats[1].player.name,
+            self.name(1),
             self.seats[1].colour,
             n = config.size
         );
@@ -144,15 +155,14 @@ impl Table {
             return;
         };
         for seat in 0..2 {
-            let opponent = &self.seats[1 - seat].player.name;
             self.send(
                 seat,
                 &ServerMessage::AcknowledgeConfig {
-                    name: self.seats[seat].player.name.clone(),
+                    name: self.name(seat).to_string(),
                     colour: self.seats[seat].colour,
                     size: config.size,
                     state: state_of(game, false),
-                    opponent: opponent.clone(),
+                    opponent: self.name(1 - seat).to_string(),
                 },
             );
         }

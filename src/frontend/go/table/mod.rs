@@ -7,13 +7,21 @@
 //! - `gathering`: handshakes, the configuration, the start of each round;
 //! - `playing`: moves and passes, EXIT, rematch answers;
 //! - `ending`: how a game ends (passes, the move limit, departures, clocks, shutdown);
+//! - `bot`: the practice bot in a seat: seating it, asking it, playing its answers;
 //! - `view`: what the console sees.
+//!
+//! A seat holds a client (with its connection) or the practice bot (with its helper
+//! thread, see `thinker`). The bot never sends or receives lines: its moves and its
+//! rematch answer go through the same steps as a client's accepted commands, and the
+//! lines for its seat are simply not sent.
 
-use super::event::{Departure, GameEvent, KICK_REASON, Player};
+use super::event::{BotRefused, Departure, GameEvent, KICK_REASON, Player};
 use super::protocol::{ClientCommand, GameId, GameState, ParseError, ServerMessage};
 use super::summary::{Counters, GameSummary};
+use super::thinker::{Answer, Thinker, Turn};
 use crate::go::{self, Colour};
 use crate::net::{ConnId, Connection};
+use crate::rng::Rng;
 use crate::settings::Settings;
 use crate::shutdown::Shutdown;
 use crossbeam_channel::{Receiver, at, never, select};
@@ -24,6 +32,7 @@ use std::sync::Arc;
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant, SystemTime};
 
+mod bot;
 mod ending;
 mod gathering;
 mod playing;
@@ -46,6 +55,15 @@ pub trait Seating: Send + Sync {
 
     /// Takes `game` off the queue of games waiting for a partner.
     fn stop_waiting(&self, game: GameId);
+
+    /// Seats the practice bot in `game` if it waits for a partner: takes it off the
+    /// queue, grants the bot a name and sends the game [`GameEvent::SeatBot`]. Returns
+    /// the name.
+    ///
+    /// # Errors
+    ///
+    /// Why not: no such game, ended, both seats taken, shutting down.
+    fn seat_bot(&self, game: GameId) -> Result<String, BotRefused>;
 
     /// Removes an ended game: no event reaches it any more and its players are free.
     /// Returns the connections that sat in it.
@@ -127,6 +145,8 @@ fn run(
     while let Ok(event) = events.try_recv() {
         match event {
             GameEvent::Join(player) => seating.reseat(player),
+            // Its name was freed when the game was closed.
+            GameEvent::SeatBot(_) => {}
             // Sent while the game was ending: handled where the client now is.
             GameEvent::Line { from, command } => seating.redispatch(&from, command),
             GameEvent::Kick(conn) => conn.close(KICK_REASON),
@@ -159,10 +179,36 @@ struct GameConfig {
     defaulted: bool,
 }
 
+/// Who sits in a seat.
+enum Occupant {
+    /// A client, with its connection.
+    Client(Player),
+    /// The server's practice bot, which thinks on its helper thread.
+    Bot { name: String, thinker: Thinker },
+}
+
 /// A seated player and its colour once the game starts.
 struct Seat {
-    player: Player,
+    occupant: Occupant,
     colour: Colour,
+}
+
+impl Seat {
+    /// The granted name.
+    fn name(&self) -> &str {
+        match &self.occupant {
+            Occupant::Client(player) => &player.name,
+            Occupant::Bot { name, .. } => name,
+        }
+    }
+
+    /// The connection of a client; `None` for the bot.
+    fn conn(&self) -> Option<&Arc<Connection>> {
+        match &self.occupant {
+            Occupant::Client(player) => Some(&player.conn),
+            Occupant::Bot { .. } => None,
+        }
+    }
 }
 
 /// The state of one game, owned by its loop.
@@ -184,6 +230,17 @@ struct Table {
     /// When the current round started, and which round it is (rematches count up).
     started: SystemTime,
     round: u32,
+    /// The source of the game's random colours.
+    rng: Rng,
+    /// The seed of the bot's choices, should it sit here. Drawn when the game opens,
+    /// so that the colours and the bot's play follow from `--seed` whichever comes
+    /// first, the bot or a default configuration.
+    bot_seed: u64,
+    /// When the practice bot takes the free seat, while the leader waits (see
+    /// `--bot-after`).
+    bot_due: Option<Instant>,
+    /// The position the bot was last asked about, so it is asked once per turn.
+    bot_asked: Option<Turn>,
 }
 
 impl Table {
@@ -193,10 +250,10 @@ impl Table {
         shared: Shared,
         summary: Arc<Mutex<GameSummary>>,
     ) -> Table {
+        let mut rng = shared.settings.game_rng("go", u64::from(id.0));
         Table {
             id,
             seating,
-            shared,
             summary,
             seats: Vec::with_capacity(2),
             config: None,
@@ -206,14 +263,22 @@ impl Table {
             rematch: [None, None],
             started: SystemTime::now(),
             round: 0,
+            bot_seed: rng.next_u64(),
+            rng,
+            bot_due: None,
+            bot_asked: None,
+            shared,
         }
     }
 
-    /// The loop: one event, timer or shutdown at a time, until the game is over.
+    /// The loop: one event, timer, bot answer or shutdown at a time, until the game
+    /// is over.
     fn serve(mut self, events: &Receiver<GameEvent>) {
         let shutdown = self.shared.shutdown.signal();
         while self.phase != Phase::Over {
             let timer = self.deadline.map(at).unwrap_or_else(never);
+            let bot_timer = self.bot_due.map(at).unwrap_or_else(never);
+            let bot_answers = self.bot_answers();
             select! {
                 recv(events) -> event => match event {
                     Ok(event) => self.handle(event),
@@ -222,14 +287,32 @@ impl Table {
                 },
                 recv(shutdown) -> _ => self.shut_down(),
                 recv(timer) -> _ => self.on_deadline(),
+                recv(bot_timer) -> _ => self.on_bot_due(),
+                recv(bot_answers) -> answer => match answer {
+                    Ok(answer) => self.on_bot_answer(answer),
+                    Err(_) => self.on_bot_stopped(),
+                },
             }
+            self.prompt_bot();
             self.publish();
         }
+    }
+
+    /// Where the bot's answers come, if it sits here.
+    fn bot_answers(&self) -> Receiver<Answer> {
+        self.seats
+            .iter()
+            .find_map(|seat| match &seat.occupant {
+                Occupant::Bot { thinker, .. } => Some(thinker.answers().clone()),
+                Occupant::Client(_) => None,
+            })
+            .unwrap_or_else(never)
     }
 
     fn handle(&mut self, event: GameEvent) {
         match event {
             GameEvent::Join(player) => self.join(player),
+            GameEvent::SeatBot(name) => self.seat_bot(name),
             GameEvent::Line { from, command } => match self.seat_of(from.id) {
                 Some(seat) => self.command(seat, command),
                 None => {
@@ -258,16 +341,34 @@ impl Table {
     }
 
     fn seat_of(&self, conn: ConnId) -> Option<usize> {
-        self.seats.iter().position(|s| s.player.conn.id == conn)
+        self.seats
+            .iter()
+            .position(|s| s.conn().is_some_and(|c| c.id == conn))
     }
 
-    fn conn(&self, seat: usize) -> &Arc<Connection> {
-        &self.seats[seat].player.conn
+    /// The connection of the client in `seat`; `None` for the bot.
+    fn conn(&self, seat: usize) -> Option<&Arc<Connection>> {
+        self.seats.get(seat).and_then(Seat::conn)
+    }
+
+    /// The name of whoever sits in `seat`.
+    fn name(&self, seat: usize) -> &str {
+        self.seats.get(seat).map_or("", Seat::name)
+    }
+
+    /// Records that a line of the client in `seat` was accepted (ends its pacing).
+    fn accepted(&self, seat: usize) {
+        if let Some(conn) = self.conn(seat) {
+            conn.accepted();
+        }
     }
 
     fn send(&self, seat: usize, message: &ServerMessage) {
-        // A closed connection is reported by its reader thread as a Left event.
-        let _ = self.conn(seat).send(message);
+        // A closed connection is reported by its reader thread as a Left event; the
+        // bot reads no lines.
+        if let Some(conn) = self.conn(seat) {
+            let _ = conn.send(message);
+        }
     }
 
     fn send_all(&self, message: &ServerMessage) {
@@ -280,7 +381,9 @@ impl Table {
         let line = message.to_string();
         let order = (first..self.seats.len()).chain(0..first.min(self.seats.len()));
         for seat in order {
-            let _ = self.conn(seat).send_line(&line, message.is_rejection());
+            if let Some(conn) = self.conn(seat) {
+                let _ = conn.send_line(&line, message.is_rejection());
+            }
         }
     }
 
@@ -292,7 +395,8 @@ impl Table {
             Ok(ClientCommand::Handshake { .. }) => {
                 let reason = format!(
                     "You are already {} in game {}: HANDSHAKE is accepted only when you are not in a game",
-                    self.seats[seat].player.name, self.id
+                    self.name(seat),
+                    self.id
                 );
                 self.reject(seat, reason);
             }
@@ -360,11 +464,9 @@ fn sgf_colour(colour: Colour) -> char {
     }
 }
 
-/// A fair coin from the standard library's per-process random hash keys.
-fn random_colour() -> Colour {
-    use std::hash::{BuildHasher, RandomState};
-    let draw = RandomState::new().hash_one(Instant::now());
-    if draw & 1 == 0 {
+/// A fair coin between the colours, from the game's generator (`--seed`).
+fn random_colour(rng: &mut Rng) -> Colour {
+    if rng.coin() {
         Colour::Black
     } else {
         Colour::White

@@ -3,13 +3,13 @@
 use super::{Phase, Table, state_of};
 use crate::frontend::go::event::{Departure, EXIT_REASON};
 use crate::frontend::go::protocol::{GameId, ServerMessage};
-use crate::go::{Move, Point};
+use crate::go::{IllegalMove, Move, Point};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
 impl Table {
     /// Checks a MOVE or PASS (index -1) in the order DESIGN.md fixes: game id, name,
-    /// game in progress, turn, index range, then the rules engine.
+    /// game in progress, turn, index range, then the rules engine ([`Table::place`]).
     pub(super) fn play(
         &mut self,
         seat: usize,
@@ -25,7 +25,7 @@ impl Table {
             return self.refuse_move(seat, reason);
         }
         let colour = self.seats[seat].colour;
-        let Some(game) = self.game.as_mut() else {
+        let Some(game) = &self.game else {
             return;
         };
         if game.to_move() != colour {
@@ -44,29 +44,49 @@ impl Table {
             );
             return self.refuse_move(seat, reason);
         };
-        match game.play(colour, mv) {
-            Err(illegal) => self.refuse_move(seat, illegal.to_string()),
-            Ok(report) => {
-                let limit = self.shared.settings.moves_per_point * size * size;
-                let at_limit = game.moves().len() >= limit;
-                let message = ServerMessage::AcknowledgeMove {
-                    game_id: self.id,
-                    index,
-                    colour,
-                    state: state_of(game, report.game_over || at_limit),
-                };
-                self.conn(seat).accepted();
-                self.shared.counters.moves.fetch_add(1, Ordering::Relaxed);
-                self.send_all_from(seat, &message);
-                if report.game_over {
-                    self.finish_by_score("Both players passed");
-                } else if at_limit {
-                    self.finish_by_score(&format!("The move limit of {limit} moves was reached"));
-                } else {
-                    self.deadline = self.move_deadline();
-                }
-            }
+        if let Err(illegal) = self.place(seat, mv) {
+            self.refuse_move(seat, illegal.to_string());
         }
+    }
+
+    /// Plays `mv` for `seat` through the rules engine. When the engine accepts it:
+    /// ACKNOWLEDGE_MOVE to both (the mover first), the move counted, then the end of
+    /// the game or the next move's clock. A client's MOVE and the bot's answer both
+    /// end here.
+    ///
+    /// # Errors
+    ///
+    /// The engine's refusal; nothing was sent.
+    pub(super) fn place(&mut self, seat: usize, mv: Move) -> Result<(), IllegalMove> {
+        let colour = self.seats[seat].colour;
+        let Some(game) = self.game.as_mut() else {
+            return Err(IllegalMove::GameOver);
+        };
+        let report = game.play(colour, mv)?;
+        let size = game.size();
+        let index = match mv {
+            Move::Pass => -1,
+            Move::Play(point) => i64::try_from(point.index(size)).unwrap_or(-1),
+        };
+        let limit = self.shared.settings.moves_per_point * size * size;
+        let at_limit = game.moves().len() >= limit;
+        let message = ServerMessage::AcknowledgeMove {
+            game_id: self.id,
+            index,
+            colour,
+            state: state_of(game, report.game_over || at_limit),
+        };
+        self.accepted(seat);
+        self.shared.counters.moves.fetch_add(1, Ordering::Relaxed);
+        self.send_all_from(seat, &message);
+        if report.game_over {
+            self.finish_by_score("Both players passed");
+        } else if at_limit {
+            self.finish_by_score(&format!("The move limit of {limit} moves was reached"));
+        } else {
+            self.deadline = self.move_deadline();
+        }
+        Ok(())
     }
 
     /// Why a command naming `game_id` and `name` does not come from this seat.
@@ -77,7 +97,7 @@ impl Table {
         game_id: GameId,
         name: &str,
     ) -> Option<String> {
-        let granted = &self.seats[seat].player.name;
+        let granted = self.name(seat);
         if game_id != self.id {
             Some(format!(
                 "{keyword}: wrong game id: you are in game {}, got {game_id}",
@@ -114,7 +134,9 @@ impl Table {
         if let Some(reason) = self.identity_error(seat, "EXIT", game_id, name) {
             return self.reject(seat, reason);
         }
-        let conn = Arc::clone(self.conn(seat));
+        let Some(conn) = self.conn(seat).map(Arc::clone) else {
+            return;
+        };
         conn.accepted();
         self.leave(seat, &Departure::Exited);
         conn.close(EXIT_REASON);
@@ -131,13 +153,9 @@ impl Table {
             return self.reject(seat, "You already answered the rematch request".into());
         }
         self.rematch[seat] = Some(yes);
-        self.conn(seat).accepted();
+        self.accepted(seat);
         if !yes {
-            log::info!(
-                "game {}: {} declined a rematch",
-                self.id,
-                self.seats[seat].player.name
-            );
+            log::info!("game {}: {} declined a rematch", self.id, self.name(seat));
             self.end_rematch();
         } else if self.rematch == [Some(true), Some(true)] {
             log::info!("game {}: rematch", self.id);

@@ -25,14 +25,12 @@ impl Table {
                 .players
                 .iter()
                 .zip(&self.seats)
-                .any(|((name, colour), seat)| {
-                    *name != seat.player.name || *colour != colour_of(seat)
-                });
+                .any(|((name, colour), seat)| name != seat.name() || *colour != colour_of(seat));
         if seats_changed {
             summary.players = self
                 .seats
                 .iter()
-                .map(|seat| (seat.player.name.clone(), colour_of(seat)))
+                .map(|seat| (seat.name().to_string(), colour_of(seat)))
                 .collect();
         }
         summary.status = self.status();

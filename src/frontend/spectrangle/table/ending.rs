@@ -3,7 +3,6 @@
 
 use super::{Phase, Table};
 use crate::frontend::spectrangle::protocol::ServerMessage;
-use crate::frontend::spectrangle::summary::Status;
 use crate::net::ConnId;
 use crate::records;
 
@@ -22,9 +21,12 @@ impl Table {
         self.record.push(line.clone());
         let text = self.record.join("\n") + "\n";
         log::info!("spectrangle {} finished: {why}: {line}", self.id);
+        self.deadline = None;
+        self.phase = Phase::Over;
+        // The summary the console keeps is final before the registry files it away.
+        self.publish();
         {
             let mut summary = self.summary.lock();
-            summary.status = Status::Finished;
             summary.result = Some(why.to_string());
             summary.record = Some(text.clone());
         }
@@ -37,7 +39,5 @@ impl Table {
         for member in self.members.iter().filter(|m| Some(m.conn.id) != leaver) {
             let _ = member.conn.send_line(&line, false);
         }
-        self.deadline = None;
-        self.phase = Phase::Over;
     }
 }

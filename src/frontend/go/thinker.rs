@@ -1,0 +1,158 @@
+//! The practice bot's helper thread: one per GO! game the bot sits in, so that its
+//! thinking never holds up the game loop, which must answer a move, a kick, the
+//! console or the shutdown at once.
+//!
+//! Owns the thread and the two channels to it: the game loop asks about a position
+//! ([`Question`]), the thread answers with a move for that position ([`Answer`]). It
+//! knows nothing of the GO! flow: the game loop decides when to ask, and whether an
+//! answer is still about the current position when it arrives.
+
+use super::protocol::GameId;
+use crate::bot::{Bot, Budget, Summary};
+use crate::go::{Colour, Game, IllegalMove, Move};
+use crossbeam_channel::{Receiver, Sender};
+use std::io;
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// Which position of a game a question is about: the round (rematches count up) and
+/// the number of moves played in it. A game never comes back to the same turn, so an
+/// answer for another turn is stale.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Turn {
+    /// The round of the game, 1 for the first.
+    pub round: u32,
+    /// Moves played in that round, passes included.
+    pub ply: usize,
+}
+
+/// A position to think about.
+pub struct Question {
+    /// Which position it is, to match the answer.
+    pub turn: Turn,
+    /// The game, with the bot to move.
+    pub game: Game,
+    /// The bot's colour.
+    pub colour: Colour,
+    /// How long to think (the deadline runs from when the question was asked).
+    pub budget: Budget,
+}
+
+/// A move chosen for a position.
+pub struct Answer {
+    /// The position it was chosen for.
+    pub turn: Turn,
+    /// The move, or why no move was legal.
+    pub chosen: Result<Move, IllegalMove>,
+    /// What the search did (playouts, candidates, estimated value).
+    pub summary: Summary,
+    /// How long it thought.
+    pub took: Duration,
+}
+
+/// The game loop's end of a bot's helper thread.
+///
+/// Dropping it ends the thread: the thread finishes the question it is thinking
+/// about, if any (bounded by its budget), finds no one to answer, and returns. So a
+/// bot thread outlives its game by at most one think.
+pub struct Thinker {
+    questions: Sender<Question>,
+    answers: Receiver<Answer>,
+}
+
+impl Thinker {
+    /// Starts the helper thread of the bot of game `game` (named `bot-<id>`), whose
+    /// random choices all follow from `seed`.
+    ///
+    /// # Errors
+    ///
+    /// When the thread cannot be created.
+    pub fn spawn(game: GameId, seed: u64) -> io::Result<Thinker> {
+        let (questions, asked) = crossbeam_channel::unbounded::<Question>();
+        let (answer, answers) = crossbeam_channel::unbounded::<Answer>();
+        thread::Builder::new()
+            .name(format!("bot-{game}"))
+            .spawn(move || think(&mut Bot::new(seed), &asked, &answer))?;
+        Ok(Thinker { questions, answers })
+    }
+
+    /// Asks for a move; the answer comes on [`answers`](Self::answers).
+    pub fn ask(&self, question: Question) {
+        // The thread ends only when this end is dropped (or on a bug): then the
+        // game loop sees the answers channel disconnected.
+        let _ = self.questions.send(question);
+    }
+
+    /// Where the answers come, one per question (the latest question, when several
+    /// were waiting).
+    pub fn answers(&self) -> &Receiver<Answer> {
+        &self.answers
+    }
+}
+
+/// The helper thread: answers questions until the game loop drops its end.
+fn think(bot: &mut Bot, asked: &Receiver<Question>, answer: &Sender<Answer>) {
+    while let Ok(mut question) = asked.recv() {
+        // Only the latest position matters: the others are stale already.
+        while let Ok(newer) = asked.try_recv() {
+            question = newer;
+        }
+        let started = Instant::now();
+        let chosen = bot.choose(&question.game, question.colour, question.budget);
+        let reply = Answer {
+            turn: question.turn,
+            chosen,
+            summary: bot.summary(),
+            took: started.elapsed(),
+        };
+        if answer.send(reply).is_err() {
+            return;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::go::Rules;
+
+    fn question(ply: usize, game: &Game) -> Question {
+        Question {
+            turn: Turn { round: 1, ply },
+            game: game.clone(),
+            colour: game.to_move(),
+            budget: Budget::playouts(20),
+        }
+    }
+
+    #[test]
+    fn answers_each_question_with_its_turn_and_a_legal_move() {
+        let thinker = Thinker::spawn(GameId(1), 7).expect("a thread");
+        let mut game = Game::new(5, Rules::default()).expect("5x5");
+        for ply in 0..4 {
+            thinker.ask(question(ply, &game));
+            let answer = thinker.answers().recv().expect("an answer");
+            assert_eq!(answer.turn, Turn { round: 1, ply });
+            let mv = answer.chosen.expect("a move");
+            assert_eq!(game.check(game.to_move(), mv), Ok(()));
+            // The search may stop early once its choice is settled.
+            assert!(
+                (1..=20).contains(&answer.summary.playouts),
+                "{:?}",
+                answer.summary
+            );
+            game.play(game.to_move(), mv).expect("legal");
+        }
+    }
+
+    #[test]
+    fn a_game_with_no_legal_move_gets_the_reason() {
+        let thinker = Thinker::spawn(GameId(2), 7).expect("a thread");
+        let mut game = Game::new(2, Rules::default()).expect("2x2");
+        game.play(Colour::Black, Move::Pass).expect("pass");
+        game.play(Colour::White, Move::Pass).expect("pass");
+        thinker.ask(question(2, &game));
+        let answer = thinker.answers().recv().expect("an answer");
+        assert_eq!(answer.chosen, Err(IllegalMove::GameOver));
+    }
+}
