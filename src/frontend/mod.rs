@@ -17,6 +17,7 @@ use crate::shutdown::Shutdown;
 use crate::workers::Workers;
 use std::net::{SocketAddr, TcpStream};
 use std::sync::Arc;
+use std::sync::atomic::AtomicU64;
 use std::time::{Duration, Instant};
 
 /// The close reason recorded on a connection the operator kicked.
@@ -70,6 +71,52 @@ pub struct Context {
     pub connections: Arc<Connections>,
     /// Threads for game loops, one game at a time each.
     pub games: Arc<Workers>,
+}
+
+/// Live counters of a front end, for the console's `stats`.
+#[derive(Debug, Default)]
+pub struct Counters {
+    /// Moves (passes, placements, swaps, skips) accepted since start.
+    pub moves: AtomicU64,
+    /// Games that have ended since start.
+    pub games_finished: AtomicU64,
+}
+
+/// What every game loop of a front end shares: the settings, the shutdown, the front
+/// end's counters and the threads the loops run on.
+#[derive(Clone)]
+pub struct Shared {
+    /// Read-only settings.
+    pub settings: Arc<Settings>,
+    /// The server's shutdown: every game ends when it fires.
+    pub shutdown: Shutdown,
+    /// Counters for the console.
+    pub counters: Arc<Counters>,
+    /// The threads game loops run on.
+    pub threads: Arc<Workers>,
+}
+
+impl Shared {
+    /// The parts of `context` game loops need, with fresh counters.
+    pub fn new(context: &Context) -> Shared {
+        Shared {
+            settings: Arc::clone(&context.settings),
+            shutdown: context.shutdown.clone(),
+            counters: Arc::default(),
+            threads: Arc::clone(&context.games),
+        }
+    }
+
+    /// Shared parts for a front end tested without a server: its own threads.
+    #[cfg(test)]
+    pub fn standalone(settings: Settings, shutdown: Shutdown) -> Shared {
+        Shared {
+            settings: Arc::new(settings),
+            shutdown,
+            counters: Arc::default(),
+            threads: Arc::new(Workers::new("test-game", 256 * 1024, 4)),
+        }
+    }
 }
 
 /// A game as the console's `games` table shows it, whatever its protocol.

@@ -27,7 +27,7 @@ pub use connections::Connections;
 pub use line_reader::{Incoming, LineReader, ReadError};
 pub use listener::{AcceptLimits, accept_loop};
 pub use outbox::{Outbox, OutboxLimits};
-pub use reader::{IDLE_READ_BOUND, Lines, read_lines};
+pub use reader::{IDLE_READ_BOUND, Lines, identify_wait, read_lines};
 
 use std::time::Duration;
 

@@ -7,7 +7,7 @@ use std::borrow::Cow;
 use std::ops::ControlFlow;
 use std::sync::Arc;
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// A front end's side of the read loop.
 pub trait Lines {
@@ -90,3 +90,32 @@ fn closed(conn: &Connection, reason: String) -> String {
 /// The longest a read waits while the client has nothing it must do soon: the thread
 /// still wakes this often to look at its client's state.
 pub const IDLE_READ_BOUND: Duration = Duration::from_secs(60);
+
+/// How long the next read may wait for a client that must identify itself (GO!'s
+/// HANDSHAKE, Spectrangle's JOIN, ...) within `timeout` of `free_since`: the moment it
+/// connected or left its last game; `None` while it sits in a game, which wakes the
+/// read at least once per `timeout` so the clock starts when that game ends.
+///
+/// # Errors
+///
+/// The timeout in whole seconds, once it has run out.
+pub fn identify_wait(
+    free_since: Option<Instant>,
+    timeout: Option<Duration>,
+) -> Result<Duration, u64> {
+    let Some(timeout) = timeout else {
+        return Ok(IDLE_READ_BOUND);
+    };
+    let Some(since) = free_since else {
+        return Ok(timeout.min(IDLE_READ_BOUND));
+    };
+    let left = since
+        .checked_add(timeout)
+        .map_or(IDLE_READ_BOUND, |deadline| {
+            deadline.saturating_duration_since(Instant::now())
+        });
+    if left.is_zero() {
+        return Err(timeout.as_secs());
+    }
+    Ok(left.min(IDLE_READ_BOUND))
+}

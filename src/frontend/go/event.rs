@@ -3,6 +3,7 @@
 
 use super::protocol::{ClientCommand, GameId, ParseError};
 use super::summary::GameView;
+use crate::frontend::Departure;
 use crate::net::Connection;
 use crossbeam_channel::Sender;
 use std::fmt;
@@ -19,22 +20,6 @@ pub struct Player {
 
 /// The close reason recorded on a connection whose client sent EXIT.
 pub const EXIT_REASON: &str = "it sent EXIT";
-
-/// The close reason recorded on a connection the operator kicked.
-pub const KICK_REASON: &str = "kicked by operator";
-
-/// How a player left a game.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Departure {
-    /// It sent EXIT.
-    Exited,
-    /// It closed its connection.
-    Disconnected,
-    /// The operator kicked it.
-    Kicked,
-    /// The server closed its connection, for this reason (output stalled, ...).
-    Dropped(String),
-}
 
 /// What a game loop receives.
 pub enum GameEvent {

@@ -12,19 +12,20 @@
 //! reachable: the code under it only touches maps) would leave the maps as they were
 //! at the panic, which is still consistent enough for the other games to go on.
 
-use super::event::{BOT_NAME, BotRefused, EXIT_REASON, GameEvent, KICK_REASON, Player};
+use super::event::{BOT_NAME, BotRefused, EXIT_REASON, GameEvent, Player};
 use super::protocol::{ClientCommand, GameId, ParseError, ServerMessage};
 use super::report;
+use super::route::Route;
 use super::summary::{GameStatus, GameSummary};
-use super::table::{self, Seating, Shared};
+use super::table::{self, Seating};
+use crate::frontend::{KICK_REASON, Shared};
 use crate::net::{ConnId, Connection};
+use crate::workers::Finished;
 use crossbeam_channel::Sender;
 use parking_lot::Mutex;
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Weak};
-use std::thread::JoinHandle;
-use std::time::Instant;
 
 /// How many finished games the console can still list.
 const FINISHED_KEPT: usize = 200;
@@ -35,10 +36,8 @@ pub struct ClientEntry {
     pub conn: Arc<Connection>,
     /// The name granted at its last handshake, if any.
     pub name: Option<String>,
-    /// The game it sits in, if any.
-    pub game: Option<GameId>,
-    /// When it last left a game (or connected): its handshake timeout runs from here.
-    pub free_since: Instant,
+    /// The game it sits in, shared with its connection thread.
+    pub route: Arc<Route>,
 }
 
 /// A live game: where to send its events and what the console may read of it.
@@ -61,8 +60,8 @@ struct LobbyState {
     waiting: VecDeque<GameId>,
     finished: VecDeque<GameSummary>,
     next_game_id: u32,
-    /// Game loop threads, joined at shutdown.
-    threads: Vec<JoinHandle<()>>,
+    /// The game loops started, waited for at shutdown.
+    loops: Vec<Finished>,
 }
 
 /// The matchmaking registry. Shared by every connection thread and game loop.
@@ -108,18 +107,20 @@ impl Lobby {
         })
     }
 
-    /// Registers a new connection (not yet identified).
-    pub fn connect(&self, conn: &Arc<Connection>) {
+    /// Registers a new connection (not yet identified). Returns its route, which its
+    /// connection thread keeps: every line goes through it.
+    pub fn connect(&self, conn: &Arc<Connection>) -> Arc<Route> {
+        let route = Arc::new(Route::new());
         let mut state = self.state.lock();
         state.clients.insert(
             conn.id,
             ClientEntry {
                 conn: Arc::clone(conn),
                 name: None,
-                game: None,
-                free_since: Instant::now(),
+                route: Arc::clone(&route),
             },
         );
+        route
     }
 
     /// Grants `wanted` (or `wanted_2`, `wanted_3`, ... if it is taken) and seats the
@@ -136,7 +137,7 @@ impl Lobby {
         let new_game = {
             let mut state = self.state.lock();
             if let Some(entry) = state.clients.get(&conn.id)
-                && let (Some(game), Some(name)) = (entry.game, &entry.name)
+                && let (Some(game), Some(name)) = (entry.route.game(), &entry.name)
             {
                 return Err(HandshakeRefused::AlreadyInGame {
                     game,
@@ -155,33 +156,39 @@ impl Lobby {
         Ok(())
     }
 
-    /// Has a client's line handled: by its game if it sits in one, else here.
-    pub fn dispatch(&self, conn: &Arc<Connection>, command: Result<ClientCommand, ParseError>) {
+    /// Has a line of the client on `route` handled: by its game if it sits in one
+    /// (once [`Seating::close_game`] has run, none reaches that game: the game
+    /// answers everything it was sent before it ends), else here.
+    pub fn dispatch_on(
+        &self,
+        route: &Route,
+        conn: &Arc<Connection>,
+        command: Result<ClientCommand, ParseError>,
+    ) {
         let line = GameEvent::Line {
             from: Arc::clone(conn),
             command,
         };
-        if let Err(GameEvent::Line { command, .. }) = self.forward(conn.id, line) {
+        if let Err(GameEvent::Line { command, .. }) = route.send(line) {
             self.answer_unseated(conn, command);
         }
     }
 
-    /// Puts `event` into the inbox of the game `conn` sits in; gives it back when the
-    /// client sits in no game. The send happens under the lock, so once
-    /// [`Seating::close_game`] has run no event can reach that game any more: the game
-    /// answers everything it was sent before it ends.
-    fn forward(&self, conn: ConnId, event: GameEvent) -> Result<(), GameEvent> {
+    /// [`Lobby::dispatch_on`] for a caller without the client's route at hand.
+    pub fn dispatch(&self, conn: &Arc<Connection>, command: Result<ClientCommand, ParseError>) {
+        match self.route(conn.id) {
+            Some(route) => self.dispatch_on(&route, conn, command),
+            None => self.answer_unseated(conn, command),
+        }
+    }
+
+    /// The route of connection `conn`, while it is connected.
+    fn route(&self, conn: ConnId) -> Option<Arc<Route>> {
         let state = self.state.lock();
-        let inbox = state
+        state
             .clients
             .get(&conn)
-            .and_then(|entry| entry.game)
-            .and_then(|game| state.games.get(&game));
-        match inbox {
-            // An unbounded channel: the send does not block.
-            Some(entry) => entry.inbox.send(event).map_err(|e| e.0),
-            None => Err(event),
-        }
+            .map(|entry| Arc::clone(&entry.route))
     }
 
     /// Answers a line from a client that sits in no game: HANDSHAKE seats it, EXIT
@@ -266,10 +273,10 @@ impl Lobby {
     /// Kicks a client: a seated player loses its game (and is told so) before its
     /// connection is closed; any other client is just disconnected.
     pub fn kick(&self, conn: &Arc<Connection>) {
-        if self
-            .forward(conn.id, GameEvent::Kick(Arc::clone(conn)))
-            .is_err()
-        {
+        let kicked = self
+            .route(conn.id)
+            .is_some_and(|route| route.send(GameEvent::Kick(Arc::clone(conn))).is_ok());
+        if !kicked {
             conn.close(KICK_REASON);
         }
     }
@@ -332,8 +339,8 @@ impl Lobby {
         match table::spawn(id, seating, self.shared.clone(), events, summary) {
             Ok(handle) => {
                 let mut state = self.state.lock();
-                state.threads.retain(|t| !t.is_finished());
-                state.threads.push(handle);
+                state.loops.retain(|f| !f.is_finished());
+                state.loops.push(handle);
             }
             Err(e) => {
                 log::error!("could not start a thread for game {id}: {e}");
@@ -342,13 +349,6 @@ impl Lobby {
                 }
             }
         }
-    }
-
-    /// When `conn` left its last game (or connected), if it sits in no game now.
-    pub fn free_since(&self, conn: ConnId) -> Option<Instant> {
-        let state = self.state.lock();
-        let entry = state.clients.get(&conn)?;
-        entry.game.is_none().then_some(entry.free_since)
     }
 
     /// The one way a game leaves the lobby: off the queue and the registry, its
@@ -369,14 +369,12 @@ impl Lobby {
                 .games_finished
                 .fetch_add(1, Ordering::Relaxed);
         }
-        let now = Instant::now();
         state
             .clients
-            .values_mut()
-            .filter(|entry| entry.game == Some(id))
+            .values()
+            .filter(|entry| entry.route.game() == Some(id))
             .map(|entry| {
-                entry.game = None;
-                entry.free_since = now;
+                entry.route.set(None);
                 Arc::clone(&entry.conn)
             })
             .collect()
@@ -390,7 +388,7 @@ impl Lobby {
         if let Some(name) = &entry.name {
             state.taken_names.remove(name);
         }
-        let game = entry.game?;
+        let game = entry.route.game()?;
         Some(state.games.get(&game)?.inbox.clone())
     }
 
@@ -400,7 +398,7 @@ impl Lobby {
         let mut clients: Vec<_> = state
             .clients
             .values()
-            .map(|e| (Arc::clone(&e.conn), e.name.clone(), e.game))
+            .map(|e| (Arc::clone(&e.conn), e.name.clone(), e.route.game()))
             .collect();
         clients.sort_by_key(|(conn, _, _)| conn.id);
         clients
@@ -423,9 +421,9 @@ impl Lobby {
         self.state.lock().games.get(&id).map(|g| g.inbox.clone())
     }
 
-    /// Takes the game loop threads started so far, to join them.
-    pub fn take_game_threads(&self) -> Vec<JoinHandle<()>> {
-        std::mem::take(&mut self.state.lock().threads)
+    /// Takes the game loops started so far, to wait for them.
+    pub fn take_loops(&self) -> Vec<Finished> {
+        std::mem::take(&mut self.state.lock().loops)
     }
 
     /// Every connection, to close them at shutdown.
@@ -488,7 +486,7 @@ impl Seating for Lobby {
     /// left before the start.
     fn unseat(&self, id: GameId, conn: ConnId) {
         let mut state = self.state.lock();
-        if state.clients.get(&conn).and_then(|c| c.game) == Some(id) {
+        if state.clients.get(&conn).and_then(|c| c.route.game()) == Some(id) {
             set_game(&mut state, conn, None);
         }
     }
@@ -512,13 +510,13 @@ struct NewGame {
     summary: Arc<Mutex<GameSummary>>,
 }
 
+/// Seats `conn` in `game` (routes its lines to that game's inbox), or frees it.
 fn set_game(state: &mut LobbyState, conn: ConnId, game: Option<GameId>) {
-    if let Some(entry) = state.clients.get_mut(&conn) {
-        if game.is_none() && entry.game.is_some() {
-            entry.free_since = Instant::now();
-        }
-        entry.game = game;
-    }
+    let Some(entry) = state.clients.get(&conn) else {
+        return;
+    };
+    let seat = game.and_then(|id| Some((id, state.games.get(&id)?.inbox.clone())));
+    entry.route.set(seat);
 }
 
 /// `wanted` if nobody holds it, else the first free `wanted_N` (N from 2).
@@ -568,7 +566,7 @@ mod tests {
     #[test]
     fn a_handshake_during_shutdown_is_refused_with_a_reason() {
         let shutdown = Shutdown::new();
-        let lobby = Lobby::new(Shared::new(Arc::new(Settings::default()), shutdown.clone()));
+        let lobby = Lobby::new(Shared::standalone(Settings::default(), shutdown.clone()));
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
         let _client = TcpStream::connect(listener.local_addr().expect("addr")).expect("connect");
         let (socket, peer) = listener.accept().expect("accept");
@@ -593,7 +591,7 @@ mod tests {
         lobby: &Arc<Lobby>,
         listener: &TcpListener,
         id: u64,
-    ) -> (BufReader<TcpStream>, Arc<Connection>) {
+    ) -> (BufReader<TcpStream>, Arc<Connection>, Arc<Route>) {
         let socket = TcpStream::connect(listener.local_addr().expect("addr")).expect("connect");
         socket
             .set_read_timeout(Some(Duration::from_secs(20)))
@@ -607,8 +605,8 @@ mod tests {
             Arc::new(Flusher::default()),
         )
         .expect("connection");
-        lobby.connect(&conn);
-        (BufReader::new(socket), conn)
+        let route = lobby.connect(&conn);
+        (BufReader::new(socket), conn, route)
     }
 
     fn line(reader: &mut BufReader<TcpStream>) -> String {
@@ -619,10 +617,10 @@ mod tests {
 
     #[test]
     fn a_panic_in_a_game_loop_ends_that_game_only() {
-        let lobby = Lobby::new(Shared::new(Arc::new(Settings::default()), Shutdown::new()));
+        let lobby = Lobby::new(Shared::standalone(Settings::default(), Shutdown::new()));
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
-        let (mut ann, ann_conn) = client(&lobby, &listener, 1);
-        let (mut bob, bob_conn) = client(&lobby, &listener, 2);
+        let (mut ann, ann_conn, ann_route) = client(&lobby, &listener, 1);
+        let (mut bob, bob_conn, _) = client(&lobby, &listener, 2);
         assert!(lobby.handshake(&ann_conn, "Ann").is_ok());
         assert_eq!(line(&mut ann), "ACKNOWLEDGE_HANDSHAKE+1+1");
         assert!(line(&mut ann).starts_with("REQUEST_CONFIG+"));
@@ -635,7 +633,7 @@ mod tests {
         assert_eq!(line(&mut ann), told);
         assert_eq!(line(&mut bob), told);
         // Both are free again, and the lobby still matches players.
-        assert!(lobby.free_since(ann_conn.id).is_some());
+        assert!(ann_route.free_since().is_some());
         assert!(lobby.handshake(&ann_conn, "Ann").is_ok());
         assert_eq!(line(&mut ann), "ACKNOWLEDGE_HANDSHAKE+2+1");
     }

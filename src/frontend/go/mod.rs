@@ -3,6 +3,7 @@
 //! - [`protocol`]: GO! lines to typed commands, typed messages to lines (pure).
 //! - [`session`]: one client's connection thread.
 //! - [`lobby`]: names, waiting games, who sits where (one mutex).
+//! - [`route`]: where one client's lines go, with a lock of its own.
 //! - [`table`]: one thread per game: the whole GO! flow.
 //! - [`event`]: what a game loop receives, and who it seats.
 //! - [`thinker`]: the practice bot's helper thread, one per game it sits in.
@@ -14,12 +15,13 @@ pub mod event;
 pub mod lobby;
 pub mod protocol;
 pub mod report;
+pub mod route;
 pub mod session;
 pub mod summary;
 pub mod table;
 pub mod thinker;
 
-use super::{BotRow, ClientRow, Context, FrontEnd, GameRow, Record, Tally};
+use super::{BotRow, ClientRow, Context, FrontEnd, GameRow, Record, Shared, Tally};
 use crate::net::Connection;
 use event::GameEvent;
 use lobby::Lobby;
@@ -28,10 +30,9 @@ use std::collections::HashMap;
 use std::net::{SocketAddr, TcpStream};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
-use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 use summary::{GameStatus, GameSummary, GameView};
-use table::{INSPECT_TIMEOUT, Shared};
+use table::INSPECT_TIMEOUT;
 
 /// The net layer sends anything that is a `Message`. The impl lives here, where the
 /// front end joins its layers, so that `protocol` (pure) need not know `net`.
@@ -50,7 +51,7 @@ pub struct GoFrontEnd {
 impl GoFrontEnd {
     /// A GO! front end with no clients yet.
     pub fn new(context: Context) -> GoFrontEnd {
-        let shared = Shared::new(Arc::clone(&context.settings), context.shutdown.clone());
+        let shared = Shared::new(&context);
         GoFrontEnd {
             lobby: Lobby::new(shared),
             context,
@@ -247,13 +248,8 @@ impl FrontEnd for GoFrontEnd {
     }
 
     fn finish(&self, deadline: Instant) {
-        for game in self.lobby.take_game_threads() {
-            while !game.is_finished() && Instant::now() < deadline {
-                thread::sleep(Duration::from_millis(5));
-            }
-            if game.is_finished() {
-                let _ = game.join();
-            }
+        for game in self.lobby.take_loops() {
+            game.wait_until(deadline);
         }
         for conn in self.lobby.connections() {
             conn.close("server shutting down");

@@ -7,15 +7,16 @@
 //! [`IDLE_READ_BOUND`]) to notice its game has ended; and any read is woken at once by
 //! closing the socket (kick, shutdown, output stalled).
 
-use super::event::{Departure, EXIT_REASON, GameEvent};
+use super::event::{EXIT_REASON, GameEvent};
 use super::lobby::Lobby;
 use super::protocol::{self, ParseError, ServerMessage};
-use crate::frontend::Context;
-use crate::net::{self, Connection, IDLE_READ_BOUND, Incoming};
+use super::route::Route;
+use crate::frontend::{Context, Departure};
+use crate::net::{self, Connection, Incoming};
 use std::net::{SocketAddr, TcpStream};
 use std::ops::ControlFlow;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Serves one client until it disconnects or is disconnected.
 pub fn serve(stream: TcpStream, peer: SocketAddr, lobby: &Lobby, context: &Context) {
@@ -26,19 +27,16 @@ pub fn serve(stream: TcpStream, peer: SocketAddr, lobby: &Lobby, context: &Conte
             return;
         }
     };
-    lobby.connect(&conn);
+    let route = lobby.connect(&conn);
     log::info!("{} connected", conn.label());
     let settings = &context.settings;
     let mut session = Session {
         lobby,
+        route: &route,
         handshake_timeout: settings.handshake_timeout,
     };
     let why = net::read_lines(&conn, settings.lines, &mut session);
-    let how = match conn.close_reason() {
-        Some(reason) if reason == EXIT_REASON => Departure::Exited,
-        Some(reason) => Departure::Dropped(reason),
-        None => Departure::Disconnected,
-    };
+    let how = Departure::of_closed(conn.close_reason(), Some(EXIT_REASON));
     log::info!(
         "{} disconnected: {}",
         conn.label(),
@@ -56,32 +54,19 @@ pub fn serve(stream: TcpStream, peer: SocketAddr, lobby: &Lobby, context: &Conte
 /// The GO! side of one connection's read loop.
 struct Session<'a> {
     lobby: &'a Lobby,
+    /// Where this client's lines go.
+    route: &'a Route,
     handshake_timeout: Option<Duration>,
 }
 
 impl net::Lines for Session<'_> {
     fn next_wait(&mut self, conn: &Arc<Connection>) -> Result<Duration, String> {
-        let Some(timeout) = self.handshake_timeout else {
-            return Ok(IDLE_READ_BOUND);
-        };
-        let Some(since) = self.lobby.free_since(conn.id) else {
-            // In a game: wake at least once per handshake timeout, so a client left
-            // in no game when its game ends is held to the timeout from that end.
-            return Ok(timeout.min(IDLE_READ_BOUND));
-        };
-        let left = since
-            .checked_add(timeout)
-            .map_or(IDLE_READ_BOUND, |deadline| {
-                deadline.saturating_duration_since(Instant::now())
-            });
-        if left.is_zero() {
-            let seconds = timeout.as_secs();
+        net::identify_wait(self.route.free_since(), self.handshake_timeout).map_err(|seconds| {
             let _ = conn.send(&ServerMessage::UnknownCommand {
                 reason: format!("No HANDSHAKE within {seconds} s: closing the connection"),
             });
-            return Err(format!("no HANDSHAKE within {seconds} s"));
-        }
-        Ok(left.min(IDLE_READ_BOUND))
+            format!("no HANDSHAKE within {seconds} s")
+        })
     }
 
     fn line(&mut self, conn: &Arc<Connection>, line: Incoming) -> ControlFlow<String> {
@@ -92,7 +77,7 @@ impl net::Lines for Session<'_> {
             }),
             Incoming::NotUtf8 => Err(ParseError::NotUtf8),
         };
-        self.lobby.dispatch(conn, command);
+        self.lobby.dispatch_on(self.route, conn, command);
         ControlFlow::Continue(())
     }
 }

@@ -4,17 +4,7 @@
 use super::protocol::GameId;
 use crate::go::{Colour, PlayedMove};
 use std::fmt;
-use std::sync::atomic::AtomicU64;
 use std::time::Instant;
-
-/// Live counters for the console's `stats`.
-#[derive(Default)]
-pub struct Counters {
-    /// Moves (passes included) accepted since start.
-    pub moves: AtomicU64,
-    /// Games that have ended since start.
-    pub games_finished: AtomicU64,
-}
 
 /// Where a game is in its life.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

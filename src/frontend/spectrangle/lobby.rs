@@ -17,8 +17,8 @@ use super::protocol::{
     ServerMessage, Unrecognized,
 };
 use super::summary::{GameId, Status, Summary};
-use super::table::{self, Seating, Shared};
-use crate::frontend::Departure;
+use super::table::{self, Seating};
+use crate::frontend::{Departure, Shared};
 use crate::net::{ConnId, Connection};
 use crate::spectrangle::MAX_PLAYERS;
 use crate::workers::Finished;

@@ -19,7 +19,7 @@ pub mod session;
 pub mod summary;
 pub mod table;
 
-use super::{ClientRow, Context, FrontEnd, GameRow, KICK_REASON, Record, Tally};
+use super::{ClientRow, Context, FrontEnd, GameRow, KICK_REASON, Record, Shared, Tally};
 use crate::net::Connection;
 use event::TableEvent;
 use lobby::Lobbies;
@@ -30,7 +30,7 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 use summary::{GameId, Status, Summary, TableView};
-use table::{INSPECT_TIMEOUT, Shared};
+use table::INSPECT_TIMEOUT;
 
 /// The net layer sends anything that is a `Message`; the impl lives here, where the
 /// front end joins its layers, so that `protocol` (pure) need not know `net`.
@@ -49,11 +49,7 @@ pub struct SpectrangleFrontEnd {
 impl SpectrangleFrontEnd {
     /// A Spectrangle front end with no clients yet.
     pub fn new(context: Context) -> SpectrangleFrontEnd {
-        let shared = Shared::new(
-            Arc::clone(&context.settings),
-            context.shutdown.clone(),
-            Arc::clone(&context.games),
-        );
+        let shared = Shared::new(&context);
         SpectrangleFrontEnd {
             lobbies: Lobbies::new(shared),
             context,

@@ -3,17 +3,17 @@
 //!
 //! Every blocking read has a bound: a client in no lobby must JOIN within the
 //! handshake timeout of connecting (or of leaving its last lobby or game); a client
-//! at a table wakes at least once per [`IDLE_READ_BOUND`] to notice it left it; any
-//! read is woken at once by closing the socket (kick, shutdown, output stalled).
+//! at a table wakes at least once per handshake timeout to notice it left it; any read
+//! is woken at once by closing the socket (kick, shutdown, output stalled).
 
 use super::lobby::Lobbies;
 use super::protocol::{self, ArgumentError, ErrorCode, ServerMessage, Unrecognized};
 use crate::frontend::{Context, Departure};
-use crate::net::{self, Connection, IDLE_READ_BOUND, Incoming};
+use crate::net::{self, Connection, Incoming};
 use std::net::{SocketAddr, TcpStream};
 use std::ops::ControlFlow;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Serves one client until it disconnects or is disconnected.
 pub fn serve(stream: TcpStream, peer: SocketAddr, lobbies: &Lobbies, context: &Context) {
@@ -51,26 +51,14 @@ struct Session<'a> {
 
 impl net::Lines for Session<'_> {
     fn next_wait(&mut self, conn: &Arc<Connection>) -> Result<Duration, String> {
-        let Some(timeout) = self.handshake_timeout else {
-            return Ok(IDLE_READ_BOUND);
-        };
-        let Some(since) = self.lobbies.free_since(conn.id) else {
-            return Ok(timeout.min(IDLE_READ_BOUND));
-        };
-        let left = since
-            .checked_add(timeout)
-            .map_or(IDLE_READ_BOUND, |deadline| {
-                deadline.saturating_duration_since(Instant::now())
-            });
-        if left.is_zero() {
-            let seconds = timeout.as_secs();
+        let free_since = self.lobbies.free_since(conn.id);
+        net::identify_wait(free_since, self.handshake_timeout).map_err(|seconds| {
             let _ = conn.send(&ServerMessage::error(
                 ErrorCode::Generic,
                 format!("No JOIN within {seconds} s: closing the connection"),
             ));
-            return Err(format!("no JOIN within {seconds} s"));
-        }
-        Ok(left.min(IDLE_READ_BOUND))
+            format!("no JOIN within {seconds} s")
+        })
     }
 
     fn line(&mut self, conn: &Arc<Connection>, line: Incoming) -> ControlFlow<String> {

@@ -3,7 +3,6 @@
 
 use crate::spectrangle::Tile;
 use std::fmt;
-use std::sync::atomic::AtomicU64;
 use std::time::Instant;
 
 /// A table's number; the console writes it `s1`, `s2`, ... so that it names no GO!
@@ -26,15 +25,6 @@ impl fmt::Display for GameId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "s{}", self.0)
     }
-}
-
-/// Live counters for the console's `stats`.
-#[derive(Default)]
-pub struct Counters {
-    /// Turns played (placements, swaps, skips) since start.
-    pub moves: AtomicU64,
-    /// Games that have ended since start.
-    pub games_finished: AtomicU64,
 }
 
 /// Where a table is in its life.

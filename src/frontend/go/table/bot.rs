@@ -9,7 +9,7 @@
 
 use super::{Occupant, Phase, Seat, Table};
 use crate::bot::Budget;
-use crate::frontend::go::event::Departure;
+use crate::frontend::Departure;
 use crate::frontend::go::thinker::{Answer, Question, Thinker, Turn};
 use crate::go::{Colour, Move};
 use std::time::{Duration, Instant};

@@ -2,7 +2,7 @@
 //! shutdown; and what every ending does (GAME_FINISHED, the record, the log).
 
 use super::{GameConfig, Occupant, Phase, Table, deadline_in, random_colour, sgf_colour};
-use crate::frontend::go::event::Departure;
+use crate::frontend::Departure;
 use crate::frontend::go::protocol::ServerMessage;
 use crate::go::{self, Colour};
 use crate::records;
@@ -44,12 +44,7 @@ impl Table {
     /// A player left: in play the other wins; before the start the game re-forms.
     pub(super) fn leave(&mut self, seat: usize, how: &Departure) {
         let name = self.name(seat).to_string();
-        let what = match how {
-            Departure::Exited => format!("{name} exited"),
-            Departure::Disconnected => format!("{name} disconnected"),
-            Departure::Kicked => format!("{name} was kicked by operator"),
-            Departure::Dropped(reason) => format!("{name} was disconnected: {reason}"),
-        };
+        let what = how.describe(&name);
         log::info!("game {}: {what}", self.id);
         match self.phase {
             Phase::Gathering => {

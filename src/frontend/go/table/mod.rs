@@ -15,21 +15,20 @@
 //! rematch answer go through the same steps as a client's accepted commands, and the
 //! lines for its seat are simply not sent.
 
-use super::event::{BotRefused, Departure, GameEvent, KICK_REASON, Player};
+use super::event::{BotRefused, GameEvent, Player};
 use super::protocol::{ClientCommand, GameId, GameState, ParseError, ServerMessage};
-use super::summary::{Counters, GameSummary};
+use super::summary::GameSummary;
 use super::thinker::{Answer, Thinker, Turn};
+use crate::frontend::{Departure, KICK_REASON, Shared};
 use crate::go::{self, Colour};
 use crate::net::{ConnId, Connection};
 use crate::rng::Rng;
-use crate::settings::Settings;
-use crate::shutdown::Shutdown;
+use crate::workers::Finished;
 use crossbeam_channel::{Receiver, at, never, select};
 use parking_lot::Mutex;
 use std::io;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::Arc;
-use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant, SystemTime};
 
 mod bot;
@@ -73,47 +72,20 @@ pub trait Seating: Send + Sync {
     fn redispatch(&self, from: &Arc<Connection>, command: Result<ClientCommand, ParseError>);
 }
 
-/// What every GO! game loop shares: the settings, the shutdown and the counters.
-#[derive(Clone)]
-pub struct Shared {
-    /// Read-only settings.
-    pub settings: Arc<Settings>,
-    /// The server's shutdown: every game ends when it fires.
-    pub shutdown: Shutdown,
-    /// Counters for the console.
-    pub counters: Arc<Counters>,
-}
-
-impl Shared {
-    /// Shared parts with fresh counters.
-    pub fn new(settings: Arc<Settings>, shutdown: Shutdown) -> Shared {
-        Shared {
-            settings,
-            shutdown,
-            counters: Arc::default(),
-        }
-    }
-}
-
-/// Stack size of a game loop thread.
-const GAME_STACK_BYTES: usize = 256 * 1024;
-
-/// Starts the loop of game `id` on its own thread, named `game-<id>`.
+/// Starts the loop of game `id` on a thread of its own (from `shared.threads`).
 ///
 /// # Errors
 ///
-/// When the thread cannot be created.
+/// When no thread can be had.
 pub fn spawn(
     id: GameId,
     seating: Arc<dyn Seating>,
     shared: Shared,
     events: Receiver<GameEvent>,
     summary: Arc<Mutex<GameSummary>>,
-) -> io::Result<JoinHandle<()>> {
-    thread::Builder::new()
-        .name(format!("game-{id}"))
-        .stack_size(GAME_STACK_BYTES)
-        .spawn(move || run(id, &seating, shared, &events, summary))
+) -> io::Result<Finished> {
+    let threads = Arc::clone(&shared.threads);
+    threads.run(move || run(id, &seating, shared, &events, summary))
 }
 
 /// Runs game `id` until it is over, then answers what is left in its inbox. A panic

@@ -1,7 +1,8 @@
 //! Playing: moves and passes checked in order, EXIT, answers to REQUEST_REMATCH.
 
 use super::{Phase, Table, state_of};
-use crate::frontend::go::event::{Departure, EXIT_REASON};
+use crate::frontend::Departure;
+use crate::frontend::go::event::EXIT_REASON;
 use crate::frontend::go::protocol::{GameId, ServerMessage};
 use crate::go::{IllegalMove, Move, Point};
 use std::sync::Arc;

@@ -16,14 +16,12 @@ mod view;
 
 use super::event::{Member, TableEvent};
 use super::protocol::{Command, Extension, ServerMessage};
-use super::summary::{Counters, GameId, Summary};
-use crate::frontend::Departure;
+use super::summary::{GameId, Summary};
+use crate::frontend::{Departure, Shared};
 use crate::net::{ConnId, Connection};
 use crate::rng::Rng;
-use crate::settings::Settings;
-use crate::shutdown::Shutdown;
 use crate::spectrangle::Game;
-use crate::workers::{Finished, Workers};
+use crate::workers::Finished;
 use crossbeam_channel::{Receiver, at, never, select};
 use parking_lot::Mutex;
 use std::collections::HashSet;
@@ -42,32 +40,6 @@ pub trait Seating: Send + Sync {
     /// Handles a move that reached the table after its game ended, where its client
     /// is now.
     fn redispatch(&self, from: &Arc<Connection>, command: Command);
-}
-
-/// What every Spectrangle table shares: the settings, the shutdown, the counters and
-/// the threads tables run on.
-#[derive(Clone)]
-pub struct Shared {
-    /// Read-only settings.
-    pub settings: Arc<Settings>,
-    /// The server's shutdown: every game ends when it fires.
-    pub shutdown: Shutdown,
-    /// Counters for the console.
-    pub counters: Arc<Counters>,
-    /// The threads table loops run on.
-    pub threads: Arc<Workers>,
-}
-
-impl Shared {
-    /// Shared parts with fresh counters.
-    pub fn new(settings: Arc<Settings>, shutdown: Shutdown, threads: Arc<Workers>) -> Shared {
-        Shared {
-            settings,
-            shutdown,
-            counters: Arc::default(),
-            threads,
-        }
-    }
 }
 
 /// How long the console waits for a table to answer.
