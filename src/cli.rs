@@ -1,7 +1,9 @@
 //! The command line: every flag, its default and its help text.
 
 use crate::go::{KoRule, Komi, MAX_SIZE, MIN_SIZE, Rules, SuicideRule};
-use crate::settings::Settings;
+use crate::secret::Secret;
+use crate::server::Protocol;
+use crate::settings::{BkgoSettings, Settings};
 use clap::{Parser, ValueEnum};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -59,6 +61,62 @@ pub struct Options {
     /// Do not read operator commands from stdin.
     #[arg(long)]
     pub no_console: bool,
+    /// Port of the Bkgo 0.6 front end (one shared Go room), or `off`; by default the
+    /// GO! port + 2 (free ports too when --port is 0).
+    #[arg(long, value_name = "N|off", value_parser = parse_port_flag)]
+    pub bkgo_port: Option<PortFlag>,
+    /// Board size of the Bkgo room, 2 to --max-board-size [default: 19, or
+    /// --max-board-size when smaller].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(MIN_SIZE as i64..=MAX_SIZE as i64))]
+    pub bkgo_size: Option<u16>,
+    /// Turn Bkgo's remote shutdown on: the first line of this file is the password
+    /// (read at start). Without it, remote shutdown is off.
+    #[arg(long, value_name = "PATH")]
+    pub bkgo_password_file: Option<PathBuf>,
+}
+
+/// A front end's port flag: a port number, or `off`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PortFlag {
+    /// Listen on this port (0: a free one).
+    Port(u16),
+    /// Do not serve this front end.
+    Off,
+}
+
+fn parse_port_flag(text: &str) -> Result<PortFlag, String> {
+    match text {
+        "off" => Ok(PortFlag::Off),
+        _ => text
+            .parse()
+            .map(PortFlag::Port)
+            .map_err(|_| format!("'{text}' is not a port: use a number from 0 to 65535, or off")),
+    }
+}
+
+/// The port of a front end whose flag is `flag` and whose default is `offset` above
+/// the GO! port (0 when the GO! port is 0: every port free); `None` when it is off.
+///
+/// # Errors
+///
+/// When the default would be beyond the last port.
+fn front_end_port(
+    flag: Option<PortFlag>,
+    go_port: u16,
+    offset: u16,
+    flag_name: &str,
+) -> Result<Option<u16>, String> {
+    match flag {
+        Some(PortFlag::Off) => Ok(None),
+        Some(PortFlag::Port(port)) => Ok(Some(port)),
+        None if go_port == 0 => Ok(Some(0)),
+        None => go_port.checked_add(offset).map(Some).ok_or_else(|| {
+            format!(
+                "the default {flag_name} would be {}, beyond the last port: give {flag_name} N or off",
+                u32::from(go_port) + u32::from(offset)
+            )
+        }),
+    }
 }
 
 /// The `--ko` values.
@@ -148,6 +206,46 @@ impl Options {
             ..Settings::default()
         }
     }
+
+    /// Every front end to serve and its port, GO! first.
+    ///
+    /// # Errors
+    ///
+    /// When a front end's default port would be beyond the last port.
+    pub fn front_ends(&self) -> Result<Vec<(Protocol, u16)>, String> {
+        let mut front_ends = vec![(Protocol::Go, self.port)];
+        if let Some(port) = front_end_port(self.bkgo_port, self.port, 2, "--bkgo-port")? {
+            front_ends.push((Protocol::Bkgo, port));
+        }
+        Ok(front_ends)
+    }
+
+    /// The Bkgo room's settings: its board size, and the password read from
+    /// `--bkgo-password-file` when it is given.
+    ///
+    /// # Errors
+    ///
+    /// A size larger than `--max-board-size`; a password file that cannot be read or
+    /// whose first line is empty.
+    pub fn bkgo_settings(&self) -> Result<BkgoSettings, String> {
+        let largest = usize::from(self.max_board_size);
+        let size = match self.bkgo_size {
+            None => BkgoSettings::default().size.min(largest),
+            Some(size) if usize::from(size) <= largest => usize::from(size),
+            Some(size) => {
+                return Err(format!(
+                    "--bkgo-size {size} is larger than --max-board-size {largest}: give a size from {MIN_SIZE} to {largest}"
+                ));
+            }
+        };
+        let password = match &self.bkgo_password_file {
+            None => None,
+            Some(path) => {
+                Some(Secret::from_file(path).map_err(|e| format!("--bkgo-password-file: {e}"))?)
+            }
+        };
+        Ok(BkgoSettings { size, password })
+    }
 }
 
 #[cfg(test)]
@@ -198,6 +296,75 @@ mod tests {
         let negative =
             Options::try_parse_from(["goserver", "--komi", "-1.5"]).expect("negative komi");
         assert_eq!(negative.settings().rules.komi.halves(), -3);
+    }
+
+    /// The front ends and ports that `flags` ask for.
+    fn front_ends(flags: &[&str]) -> Result<Vec<(Protocol, u16)>, String> {
+        Options::try_parse_from(std::iter::once("goserver").chain(flags.iter().copied()))
+            .expect("flags parse")
+            .front_ends()
+    }
+
+    #[test]
+    fn front_end_ports_follow_the_go_port_unless_given() {
+        use Protocol::{Bkgo, Go};
+        assert_eq!(front_ends(&[]), Ok(vec![(Go, 8000), (Bkgo, 8002)]));
+        assert_eq!(front_ends(&["--port", "0"]), Ok(vec![(Go, 0), (Bkgo, 0)]));
+        assert_eq!(
+            front_ends(&["--port", "9000"]),
+            Ok(vec![(Go, 9000), (Bkgo, 9002)])
+        );
+        assert_eq!(
+            front_ends(&["--bkgo-port", "7000"]),
+            Ok(vec![(Go, 8000), (Bkgo, 7000)])
+        );
+        assert_eq!(
+            front_ends(&["--port", "0", "--bkgo-port", "7000"]),
+            Ok(vec![(Go, 0), (Bkgo, 7000)])
+        );
+        assert_eq!(front_ends(&["--bkgo-port", "off"]), Ok(vec![(Go, 8000)]));
+        assert_eq!(
+            front_ends(&["--port", "65534"]),
+            Err("the default --bkgo-port would be 65536, beyond the last port: give --bkgo-port N or off".to_string())
+        );
+        assert!(Options::try_parse_from(["goserver", "--bkgo-port", "on"]).is_err());
+        assert!(Options::try_parse_from(["goserver", "--bkgo-port", "65536"]).is_err());
+    }
+
+    #[test]
+    fn the_bkgo_size_is_bounded_by_the_largest_board() {
+        let size = |flags: &[&str]| {
+            Options::try_parse_from(std::iter::once("goserver").chain(flags.iter().copied()))
+                .expect("flags parse")
+                .bkgo_settings()
+                .map(|b| b.size)
+        };
+        assert_eq!(size(&[]), Ok(19));
+        assert_eq!(size(&["--bkgo-size", "9"]), Ok(9));
+        assert_eq!(size(&["--max-board-size", "9"]), Ok(9));
+        assert_eq!(
+            size(&["--max-board-size", "25", "--bkgo-size", "25"]),
+            Ok(25)
+        );
+        assert_eq!(
+            size(&["--bkgo-size", "21"]),
+            Err(
+                "--bkgo-size 21 is larger than --max-board-size 19: give a size from 2 to 19"
+                    .to_string()
+            )
+        );
+        assert!(Options::try_parse_from(["goserver", "--bkgo-size", "1"]).is_err());
+        let password =
+            Options::try_parse_from(["goserver", "--bkgo-password-file", "/nonexistent/pw"])
+                .expect("parse")
+                .bkgo_settings()
+                .expect_err("no such file");
+        assert!(
+            password.starts_with(
+                "--bkgo-password-file: cannot read the password file /nonexistent/pw: "
+            ),
+            "{password}"
+        );
     }
 
     #[test]

@@ -20,6 +20,7 @@
 //! | [`console`] | the operator's commands, over every front end | blocking a game |
 //! | [`shutdown`] | the one shutdown trigger | |
 //! | [`rng`] | seeded random numbers (`--seed`) | |
+//! | [`secret`] | a password read at start: hidden, compared in constant time | who may try it |
 //! | [`settings`], [`cli`], [`logging`] | configuration and logs | |
 
 pub mod bot;
@@ -31,6 +32,7 @@ pub mod logging;
 pub mod net;
 pub mod records;
 pub mod rng;
+pub mod secret;
 pub mod server;
 pub mod settings;
 pub mod sgf;

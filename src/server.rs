@@ -5,6 +5,7 @@
 //! trigger, then lets every game of every front end finish, closes every connection
 //! and waits for their threads, within a bound.
 
+use crate::frontend::bkgo::BkgoFrontEnd;
 use crate::frontend::go::GoFrontEnd;
 use crate::frontend::{Context, FrontEnd};
 use crate::net::{AcceptLimits, Connections, accept_loop};
@@ -25,6 +26,8 @@ const SHUTDOWN_GRACE: Duration = Duration::from_millis(1500);
 pub enum Protocol {
     /// GO!, the `+`-delimited Go protocol.
     Go,
+    /// Bkgo 0.6: one shared Go room with watchers and chat.
+    Bkgo,
 }
 
 /// The running server's shared parts.
@@ -88,6 +91,7 @@ impl Server {
         for (protocol, listener) in listeners {
             let front_end: Arc<dyn FrontEnd> = match protocol {
                 Protocol::Go => Arc::new(GoFrontEnd::new(context.clone())),
+                Protocol::Bkgo => Arc::new(BkgoFrontEnd::new(context.clone())?),
             };
             let address = listener.local_addr()?;
             log::info!("listening on {address} ({})", front_end.protocol());

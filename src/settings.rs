@@ -2,6 +2,7 @@
 
 use crate::go::Rules;
 use crate::net::{LineLimits, OutboxLimits};
+use crate::secret::Secret;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -31,6 +32,26 @@ pub struct Settings {
     /// A game ends (and is scored) after this many moves per point of its board,
     /// passes included: far beyond real games, it bounds a game's memory.
     pub moves_per_point: usize,
+    /// The Bkgo room's board size and remote-shutdown password.
+    pub bkgo: BkgoSettings,
+}
+
+/// The Bkgo front end's own settings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BkgoSettings {
+    /// The room's board size (`--bkgo-size`): every `NewBoard` starts one this size.
+    pub size: usize,
+    /// The remote-shutdown password (`--bkgo-password-file`); none: remote shutdown off.
+    pub password: Option<Secret>,
+}
+
+impl Default for BkgoSettings {
+    fn default() -> Self {
+        BkgoSettings {
+            size: 19,
+            password: None,
+        }
+    }
 }
 
 /// The board size used when the leader does not configure in time.
@@ -50,6 +71,7 @@ impl Default for Settings {
             lines: LineLimits::default(),
             output: OutboxLimits::default(),
             moves_per_point: 10,
+            bkgo: BkgoSettings::default(),
         }
     }
 }

@@ -6,8 +6,12 @@
 //! through the [`FrontEnd`] trait: no front end reaches into another.
 //!
 //! - [`go`]: GO!, the `+`-delimited Go protocol (two players per game).
+//! - [`bkgo`]: Bkgo 0.6, one shared Go room per server (two seated, the rest watch).
+//! - [`names`]: the player-name rules the Go front ends share.
 
+pub mod bkgo;
 pub mod go;
+pub mod names;
 
 use crate::net::{Connection, Connections};
 use crate::settings::Settings;
