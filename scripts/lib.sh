@@ -6,8 +6,11 @@
 # answers. Every wait has a timeout: a script fails with a clear message, it never hangs.
 #
 #   start_server [goserver flags...]   fresh server on --port 0 --no-console; sets PORT
+#                                      (GO!'s port; every front end gets a free port)
+#   port_of PROTOCOL VAR               set VAR to a front end's port: port_of Bkgo BKGO
 #   start_console_server [flags...]    same, but with the operator console on stdin/stdout
-#   connect NAME                       open an nc client called NAME (a label, not a login)
+#   connect NAME [PORT]                open an nc client called NAME (a label, not a login),
+#                                      to PORT (default: GO!'s port)
 #   send NAME LINE                     send LINE plus a newline
 #   send_raw NAME FORMAT               send bytes as printf(1) FORMAT, no newline added
 #   expect NAME LINE                   the next line NAME receives must be exactly LINE
@@ -155,6 +158,21 @@ start_console_server() {
     _launch "$WORK/console.in" "$WORK/console.out" "$@"
 }
 
+# port_of PROTOCOL VAR: sets VAR to the port of the front end the log names PROTOCOL,
+# from its line "listening on <ip>:<port> (PROTOCOL)" (printed at start, after GO!'s).
+port_of() {
+    local i port
+    for ((i = 0; i < 100; i++)); do
+        port=$(sed -n "s/.*listening on .*:\([0-9][0-9]*\) ($1)\$/\1/p" "$WORK/server.log" | head -n 1)
+        if [[ -n $port ]]; then
+            printf -v "$2" '%s' "$port"
+            return 0
+        fi
+        sleep 0.1
+    done
+    fail "no 'listening on ... ($1)' line in the server log within 10 s"
+}
+
 # stop_server: SIGTERM (what Ctrl-C does); the server must exit 0 within 10 s.
 stop_server() {
     [[ -n $SERVER_PID ]] || fail "stop_server: no server running"
@@ -184,13 +202,14 @@ expect_server_exit() {
 # ---------------------------------------------------------------------------------------
 # Clients
 
-# connect NAME: a new nc connection to the server, known to the other helpers as NAME.
+# connect NAME [PORT]: a new nc connection to the server (to PORT, by default GO!'s),
+# known to the other helpers as NAME.
 connect() {
-    local name=$1
+    local name=$1 port=${2:-$PORT}
     [[ -n $PORT ]] || fail "connect $name: start the server first"
     [[ -z ${CLIENT_PID[$name]:-} ]] || fail "connect $name: already connected"
     mkfifo "$WORK/$name.in" "$WORK/$name.out"
-    (_close_our_fds && exec nc 127.0.0.1 "$PORT" <"$WORK/$name.in" >"$WORK/$name.out" 2>"$WORK/$name.err") &
+    (_close_our_fds && exec nc 127.0.0.1 "$port" <"$WORK/$name.in" >"$WORK/$name.out" 2>"$WORK/$name.err") &
     CLIENT_PID[$name]=$!
     local fd_in fd_out
     exec {fd_in}>"$WORK/$name.in" {fd_out}<"$WORK/$name.out"
