@@ -1240,6 +1240,8 @@ fn a_watcher_that_stops_reading_is_dropped_and_never_slows_the_room() {
 fn the_console_lists_draws_traces_prints_and_kicks_the_room() {
     let server = TestServer::serving(settings(5), &[Protocol::Go, Protocol::Bkgo]);
     let operator = Console::new(&server.server);
+    // An empty room on an untouched board is no game.
+    assert_eq!(console(&operator, "games"), "no games");
     let (mut ann, mut bob) = two_players(&server, 5);
     let mut cat = watcher(&server, "Cat", &mut [&mut ann, &mut bob]);
     let mut dan = watcher(&server, "Dan", &mut [&mut ann, &mut bob, &mut cat]);

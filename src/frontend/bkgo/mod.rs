@@ -169,7 +169,12 @@ impl FrontEnd for BkgoFrontEnd {
     }
 
     fn games(&self, now: Instant) -> Vec<GameRow> {
-        vec![report::row(&self.summary.lock(), now)]
+        let summary = self.summary.lock();
+        if report::is_in_use(&summary) {
+            vec![report::row(&summary, now)]
+        } else {
+            Vec::new()
+        }
     }
 
     fn clients(&self) -> Vec<ClientRow> {
@@ -233,9 +238,10 @@ impl FrontEnd for BkgoFrontEnd {
 
     fn tally(&self) -> Tally {
         let summary = self.summary.lock();
-        let playing = report::status(&summary).starts_with("playing");
+        let playing = report::is_playing(&summary);
+        let in_use = report::is_in_use(&summary);
         Tally {
-            waiting: usize::from(!playing),
+            waiting: usize::from(in_use && !playing),
             playing: usize::from(playing),
             finished: self.counters.games_finished.load(Ordering::Relaxed),
         }

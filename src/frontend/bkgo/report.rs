@@ -27,11 +27,9 @@ pub fn players(summary: &RoomSummary) -> String {
 
 /// `playing`, `waiting for players` or `game over`, and the room's name if it has one.
 pub fn status(summary: &RoomSummary) -> String {
-    let both_seated =
-        summary.seated(Colour::Black).is_some() && summary.seated(Colour::White).is_some();
     let status = if summary.result.is_some() || summary.to_move.is_none() {
         "game over"
-    } else if both_seated {
+    } else if is_playing(summary) {
         "playing"
     } else {
         "waiting for players"
@@ -47,6 +45,19 @@ fn turn(summary: &RoomSummary) -> String {
     summary
         .to_move
         .map_or("-".to_string(), |colour| seat(summary, colour))
+}
+
+/// Whether the room counts as a game for `games` and `stats`: someone is in it, or
+/// its board has moves. An empty room on an untouched board is no game.
+pub fn is_in_use(summary: &RoomSummary) -> bool {
+    !summary.members.is_empty() || summary.moves > 0 || summary.result.is_some()
+}
+
+/// Whether the room counts as a game being played: both seats taken, game not over.
+pub fn is_playing(summary: &RoomSummary) -> bool {
+    summary.to_move.is_some()
+        && summary.seated(Colour::Black).is_some()
+        && summary.seated(Colour::White).is_some()
 }
 
 /// The room as a row of the console's `games` table.
@@ -164,12 +175,15 @@ mod tests {
             ("9x9", 3, "Bob (white)", "-")
         );
         assert!(row.live);
+        assert!(is_in_use(&s) && is_playing(&s));
+        assert!(!is_in_use(&RoomSummary::new(19)));
         // A free seat, a name, the end.
         s.members.remove(1);
         s.name = Some("Lab 3".into());
         assert_eq!(players(&s), "Ann (black) vs - (white), 2 watching");
         assert_eq!(status(&s), "waiting for players (Lab 3)");
         assert_eq!(turn(&s), "- (white)");
+        assert!(!is_playing(&s));
         s.to_move = None;
         s.result = Some("Game over".into());
         assert_eq!(status(&s), "game over (Lab 3)");
