@@ -249,6 +249,22 @@ fn the_server_speaks_first_and_accepts_any_client_version() {
 }
 
 #[test]
+fn a_client_beyond_max_clients_is_refused_in_bkgo_terms() {
+    let mut settings = settings(9);
+    settings.max_clients = 1;
+    let server = TestServer::serving(settings, &[Protocol::Bkgo]);
+    let mut first = Client::connect(bkgo(&server));
+    first.expect(GREETING);
+    let mut second = Client::connect(bkgo(&server));
+    second.expect(GREETING);
+    expect_dropped(
+        &mut second,
+        "The server is full (1 clients connected): try again later",
+    );
+    first.ask("BKGO-Client-version-1", "OK");
+}
+
+#[test]
 fn status_answers_one_line_then_closes() {
     let server = room(5);
     assert_eq!(
@@ -786,6 +802,62 @@ fn a_bad_sgf_is_refused_with_a_reason_and_the_board_stays() {
         status(&server),
         "Moves made: 1, Black score: 81, White score: 0, Players: 2"
     );
+}
+
+#[test]
+fn every_position_of_a_random_game_reads_back_from_the_room_s_sgf() {
+    use goserver::go::{Colour, Game, Move, Point, Rules};
+    use goserver::sgf::{ReadLimits, load};
+    let size = 7;
+    let server = room(size);
+    let (mut ann, mut bob) = two_players(&server, size);
+    let front_end = server.front_end(Protocol::Bkgo);
+    let mut game = Game::new(size, Rules::default()).expect("7x7");
+    // xorshift64*: the same game on every run.
+    let mut state: u64 = 0x0dd_ba11_5eed;
+    let mut below = |n: usize| {
+        state ^= state >> 12;
+        state ^= state << 25;
+        state ^= state >> 27;
+        (state.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 32) as usize % n
+    };
+    for turn in 0..3 * size * size {
+        let colour = game.to_move();
+        let point = (0..4 * size * size)
+            .map(|_| Point::new(below(size) as u8, below(size) as u8))
+            .find(|&p| game.check(colour, Move::Play(p)).is_ok());
+        let (line, mv) = match point {
+            Some(p) if turn % 13 != 12 => {
+                (format!("Place: {}, {}", p.col(), p.row()), Move::Play(p))
+            }
+            _ => ("Pass".to_string(), Move::Pass),
+        };
+        game.play(colour, mv).expect("a checked move");
+        let mover = if colour == Colour::Black {
+            &mut ann
+        } else {
+            &mut bob
+        };
+        mover.send(&line);
+        all(&mut [&mut ann, &mut bob], &line);
+        // The room's SGF (what Board: sends), read back, is the same position.
+        let record = front_end.record("bkgo").expect("the room's record");
+        let read = load(&record.text, &ReadLimits::default(), Rules::default())
+            .unwrap_or_else(|e| panic!("{e}\n{}", record.text));
+        assert_eq!(
+            read.board().to_string(),
+            game.board().to_string(),
+            "move {turn}"
+        );
+        assert_eq!(read.to_move(), game.to_move(), "move {turn}");
+        assert_eq!(read.moves(), game.moves(), "move {turn}");
+        if game.is_over() {
+            ann.recv();
+            bob.recv();
+            break;
+        }
+    }
+    assert!(game.captures(Colour::Black) + game.captures(Colour::White) > 0);
 }
 
 // ----- chat, names -----

@@ -125,9 +125,13 @@ impl BkgoFrontEnd {
         })
     }
 
-    /// The `status` line's numbers, or `None` when the room is closed.
-    fn status(&self) -> Option<Status> {
-        self.ask(RoomEvent::Status).ok()
+    /// The `status` line's numbers.
+    ///
+    /// # Errors
+    ///
+    /// Why the room cannot answer (closed, or too slow), one line.
+    fn status(&self) -> Result<Status, String> {
+        self.ask(RoomEvent::Status)
     }
 
     fn inspect(&self, id: &str) -> Result<RoomView, String> {

@@ -195,10 +195,10 @@ impl Session<'_> {
             ClientMessage::Status => {
                 conn.accepted();
                 match self.front.status() {
-                    Some(status) => {
+                    Ok(status) => {
                         let _ = conn.send(&ServerMessage::Status(status));
                     }
-                    None => fatal(conn, "The server is shutting down"),
+                    Err(why) => fatal(conn, &format!("No status: {why}")),
                 }
                 return ControlFlow::Break("status answered".into());
             }

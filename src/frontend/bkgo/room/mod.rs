@@ -23,7 +23,7 @@ mod view;
 use super::event::{Departure, KICK_REASON, QUIT_REASON, RoomEvent};
 use super::protocol::{ClientMessage, ParseError, PlayerId, Refusal, ServerMessage};
 use super::summary::{Counters, RoomSummary};
-use crate::go::Game;
+use crate::go::{Colour, Game};
 use crate::net::{ConnId, Connection};
 use crate::settings::Settings;
 use crate::shutdown::Shutdown;
@@ -401,7 +401,7 @@ fn refuse(conn: &Connection, refusal: &Refusal) {
 }
 
 /// `"Ann (black)"`, or `"black"` when the seat is free.
-fn label(name: Option<&str>, colour: crate::go::Colour) -> String {
+fn label(name: Option<&str>, colour: Colour) -> String {
     match name {
         Some(name) => format!("{name} ({colour})"),
         None => colour.to_string(),
