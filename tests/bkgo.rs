@@ -406,7 +406,7 @@ fn a_binary_java_object_instead_of_player_is_refused_and_player_may_follow() {
 #[test]
 fn a_client_that_does_not_join_in_time_is_told_and_closed() {
     let mut settings = settings(9);
-    settings.handshake_timeout = Some(Duration::from_secs(3));
+    settings.handshake_timeout = Some(Duration::from_secs(5));
     let server = TestServer::serving(settings, &[Protocol::Bkgo]);
     let mut slow = joining(&server);
     let mut silent = Client::connect(bkgo(&server));
@@ -418,13 +418,13 @@ fn a_client_that_does_not_join_in_time_is_told_and_closed() {
     ann.expect("ID: 1");
     expect_dropped(
         &mut slow,
-        "Timed out: expected Player: <your name> within 3 s of connecting, closing the connection",
+        "Timed out: expected Player: <your name> within 5 s of connecting, closing the connection",
     );
     expect_dropped(
         &mut silent,
-        "Timed out: expected BKGO-Client-version-<your version> within 3 s of connecting, closing the connection",
+        "Timed out: expected BKGO-Client-version-<your version> within 5 s of connecting, closing the connection",
     );
-    std::thread::sleep((joined + Duration::from_secs(4)).saturating_duration_since(Instant::now()));
+    std::thread::sleep((joined + Duration::from_secs(6)).saturating_duration_since(Instant::now()));
     ann.send("Message: still here");
     while ann.recv() != "Message: Ann: still here" {}
 }
