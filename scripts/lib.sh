@@ -6,10 +6,11 @@
 # answers. Every wait has a timeout: a script fails with a clear message, it never hangs.
 #
 #   start_server [goserver flags...]   fresh server on --port 0 --no-console; sets PORT
-#                                      (GO!) and SPECTRANGLE_PORT
+#                                      (GO!'s port; every front end gets a free port)
+#   port_of PROTOCOL VAR               set VAR to a front end's port: port_of Bkgo BKGO
 #   start_console_server [flags...]    same, but with the operator console on stdin/stdout
-#   connect NAME [PORT]                open an nc client called NAME (a label, not a login)
-#                                      to PORT (default: the GO! port)
+#   connect NAME [PORT]                open an nc client called NAME (a label, not a login),
+#                                      to PORT (default: GO!'s port)
 #   send NAME LINE                     send LINE plus a newline
 #   send_raw NAME FORMAT               send bytes as printf(1) FORMAT, no newline added
 #   expect NAME LINE                   the next line NAME receives must be exactly LINE
@@ -44,7 +45,6 @@ WORK=$(mktemp -d "${TMPDIR:-/tmp}/goserver-${SCRIPT%.sh}.XXXXXX")
 
 SERVER_PID=
 PORT=
-SPECTRANGLE_PORT=
 CONSOLE_IN=
 CONSOLE_OUT=
 WATCHDOG_PID=
@@ -135,10 +135,8 @@ _launch() {
     SERVER_PID=$!
     local i
     for ((i = 0; i < 100; i++)); do
-        PORT=$(sed -n 's/.*listening on .*:\([0-9][0-9]*\) (GO!).*/\1/p' "$WORK/server.log" | head -n 1)
-        SPECTRANGLE_PORT=$(sed -n 's/.*listening on .*:\([0-9][0-9]*\) (Spectrangle).*/\1/p' "$WORK/server.log" | head -n 1)
-        # The front ends' lines come together; one turned off has none.
-        [[ -n $PORT && (-n $SPECTRANGLE_PORT || " $* " == *" --spectrangle-port off "*) ]] && return 0
+        PORT=$(sed -n 's/.*listening on .*:\([0-9][0-9]*\) (GO!)$/\1/p' "$WORK/server.log" | head -n 1)
+        [[ -n $PORT ]] && return 0
         kill -0 "$SERVER_PID" 2>/dev/null || fail "the server exited before listening"
         sleep 0.1
     done
@@ -159,6 +157,21 @@ start_console_server() {
     # CONSOLE_IN (console_eof) is the end of the console's input.
     exec {CONSOLE_IN}<>"$WORK/console.in" {CONSOLE_OUT}<>"$WORK/console.out"
     _launch "$WORK/console.in" "$WORK/console.out" "$@"
+}
+
+# port_of PROTOCOL VAR: sets VAR to the port of the front end the log names PROTOCOL,
+# from its line "listening on <ip>:<port> (PROTOCOL)" (printed at start, after GO!'s).
+port_of() {
+    local i port
+    for ((i = 0; i < 100; i++)); do
+        port=$(sed -n "s/.*listening on .*:\([0-9][0-9]*\) ($1)\$/\1/p" "$WORK/server.log" | head -n 1)
+        if [[ -n $port ]]; then
+            printf -v "$2" '%s' "$port"
+            return 0
+        fi
+        sleep 0.1
+    done
+    fail "no 'listening on ... ($1)' line in the server log within 10 s"
 }
 
 # stop_server: SIGTERM (what Ctrl-C does); the server must exit 0 within 10 s.
@@ -190,7 +203,7 @@ expect_server_exit() {
 # ---------------------------------------------------------------------------------------
 # Clients
 
-# connect NAME [PORT]: a new nc connection to the server (PORT, default the GO! port),
+# connect NAME [PORT]: a new nc connection to the server (to PORT, by default GO!'s),
 # known to the other helpers as NAME.
 connect() {
     local name=$1 port=${2:-$PORT}

@@ -8,12 +8,13 @@
 # --seed fixes the shuffle of the bag and the turn order, so the lines below are exact.
 source "$(dirname "$0")/lib.sh"
 start_server --seed 1
+port_of Spectrangle SPECTRANGLE
 
 # JOIN <name>: the lobby answers with everyone in it, in join order, each time it changes.
-connect ann "$SPECTRANGLE_PORT"
+connect ann "$SPECTRANGLE"
 send ann "JOIN Ann"
 expect ann "LOBBY Ann"
-connect bob "$SPECTRANGLE_PORT"
+connect bob "$SPECTRANGLE"
 send bob "JOIN Bob"
 expect_both ann bob "LOBBY Ann Bob"
 

@@ -1,8 +1,9 @@
 //! The command line: every flag, its default and its help text.
 
 use crate::go::{KoRule, Komi, MAX_SIZE, MIN_SIZE, Rules, SuicideRule};
+use crate::secret::Secret;
 use crate::server::Protocol;
-use crate::settings::Settings;
+use crate::settings::{BkgoSettings, Settings};
 use clap::{Parser, ValueEnum};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -76,6 +77,18 @@ pub struct Options {
     /// Milliseconds the practice bot thinks about each move (1 to 60000).
     #[arg(long, default_value_t = 300, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=MAX_BOT_THINK_MS))]
     pub bot_think_ms: u64,
+    /// Port of the Bkgo 0.6 front end (one shared Go room), or `off`; by default the
+    /// GO! port + 2 (free ports too when --port is 0).
+    #[arg(long, value_name = "N|off", value_parser = parse_port)]
+    pub bkgo_port: Option<Port>,
+    /// Board size of the Bkgo room, 2 to --max-board-size [default: 19, or
+    /// --max-board-size when smaller].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(MIN_SIZE as i64..=MAX_SIZE as i64))]
+    pub bkgo_size: Option<u16>,
+    /// Turn Bkgo's remote shutdown on: the first line of this file is the password
+    /// (read at start). Without it, remote shutdown is off.
+    #[arg(long, value_name = "PATH")]
+    pub bkgo_password_file: Option<PathBuf>,
 }
 
 /// A port flag's value: a port number, or `off`.
@@ -98,6 +111,30 @@ fn parse_port(text: &str) -> Result<Port, String> {
 
 /// The longest the bot may think about a move, in milliseconds: a minute.
 const MAX_BOT_THINK_MS: u64 = 60_000;
+
+/// The port of a front end whose flag is `given` and whose default is `offset` above
+/// `base`, the GO! port (0 when that is 0: every port free); `None` when it is off.
+///
+/// # Errors
+///
+/// When the default would be past the last port.
+fn front_end_port(
+    given: Option<Port>,
+    base: u16,
+    offset: u16,
+    flag: &str,
+) -> Result<Option<u16>, String> {
+    match given {
+        Some(Port::Off) => Ok(None),
+        Some(Port::Number(port)) => Ok(Some(port)),
+        None if base == 0 => Ok(Some(0)),
+        None => base.checked_add(offset).map(Some).ok_or_else(|| {
+            format!(
+                "{flag} defaults to the GO! port + {offset}, which is past 65535: give {flag} N or off"
+            )
+        }),
+    }
+}
 
 /// The `--ko` values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -167,27 +204,27 @@ impl Options {
     ///
     /// A default port past 65535, or every front end off.
     pub fn ports(&self) -> Result<Vec<(Protocol, u16)>, String> {
-        let base = match self.port {
-            Port::Number(port) => port,
-            Port::Off => 8000,
+        let go = match self.port {
+            Port::Number(port) => Some(port),
+            Port::Off => None,
         };
-        let mut ports = Vec::new();
-        if let Port::Number(port) = self.port {
-            ports.push((Protocol::Go, port));
-        }
-        let derived = |given: Option<Port>, flag: &str, offset: u16| {
-            match given {
-            Some(port) => Ok(port),
-            None if base == 0 => Ok(Port::Number(0)),
-            None => base.checked_add(offset).map(Port::Number).ok_or_else(|| {
-                format!(
-                    "{flag} defaults to the GO! port + {offset}, which is past 65535: give {flag} N or off"
-                )
-            }),
-        }
-        };
-        if let Port::Number(port) = derived(self.spectrangle_port, "--spectrangle-port", 1)? {
-            ports.push((Protocol::Spectrangle, port));
+        // The base of the other defaults: the GO! port, or its own default when off.
+        let base = go.unwrap_or(8000);
+        let others = [
+            (
+                Protocol::Spectrangle,
+                self.spectrangle_port,
+                1,
+                "--spectrangle-port",
+            ),
+            (Protocol::Bkgo, self.bkgo_port, 2, "--bkgo-port"),
+        ];
+        let mut ports: Vec<(Protocol, u16)> =
+            go.map(|port| (Protocol::Go, port)).into_iter().collect();
+        for (protocol, given, offset, flag) in others {
+            if let Some(port) = front_end_port(given, base, offset, flag)? {
+                ports.push((protocol, port));
+            }
         }
         if ports.is_empty() {
             return Err("every front end is off: give at least one port".to_string());
@@ -223,6 +260,33 @@ impl Options {
             bot_think: Duration::from_millis(self.bot_think_ms),
             ..Settings::default()
         }
+    }
+
+    /// The Bkgo room's settings: its board size, and the password read from
+    /// `--bkgo-password-file` when it is given.
+    ///
+    /// # Errors
+    ///
+    /// A size larger than `--max-board-size`; a password file that cannot be read or
+    /// whose first line is empty.
+    pub fn bkgo_settings(&self) -> Result<BkgoSettings, String> {
+        let largest = usize::from(self.max_board_size);
+        let size = match self.bkgo_size {
+            None => BkgoSettings::default().size.min(largest),
+            Some(size) if usize::from(size) <= largest => usize::from(size),
+            Some(size) => {
+                return Err(format!(
+                    "--bkgo-size {size} is larger than --max-board-size {largest}: give a size from {MIN_SIZE} to {largest}"
+                ));
+            }
+        };
+        let password = match &self.bkgo_password_file {
+            None => None,
+            Some(path) => {
+                Some(Secret::from_file(path).map_err(|e| format!("--bkgo-password-file: {e}"))?)
+            }
+        };
+        Ok(BkgoSettings { size, password })
     }
 }
 
@@ -273,11 +337,51 @@ mod tests {
         assert_eq!(settings.move_timeout, Some(Duration::from_secs(30)));
         assert_eq!(
             options.ports(),
-            Ok(vec![(Protocol::Go, 0), (Protocol::Spectrangle, 0)])
+            Ok(vec![
+                (Protocol::Go, 0),
+                (Protocol::Spectrangle, 0),
+                (Protocol::Bkgo, 0)
+            ])
         );
         let negative =
             Options::try_parse_from(["goserver", "--komi", "-1.5"]).expect("negative komi");
         assert_eq!(negative.settings().rules.komi.halves(), -3);
+    }
+
+    #[test]
+    fn the_bkgo_size_is_bounded_by_the_largest_board() {
+        let size = |flags: &[&str]| {
+            Options::try_parse_from(std::iter::once("goserver").chain(flags.iter().copied()))
+                .expect("flags parse")
+                .bkgo_settings()
+                .map(|b| b.size)
+        };
+        assert_eq!(size(&[]), Ok(19));
+        assert_eq!(size(&["--bkgo-size", "9"]), Ok(9));
+        assert_eq!(size(&["--max-board-size", "9"]), Ok(9));
+        assert_eq!(
+            size(&["--max-board-size", "25", "--bkgo-size", "25"]),
+            Ok(25)
+        );
+        assert_eq!(
+            size(&["--bkgo-size", "21"]),
+            Err(
+                "--bkgo-size 21 is larger than --max-board-size 19: give a size from 2 to 19"
+                    .to_string()
+            )
+        );
+        assert!(Options::try_parse_from(["goserver", "--bkgo-size", "1"]).is_err());
+        let password =
+            Options::try_parse_from(["goserver", "--bkgo-password-file", "/nonexistent/pw"])
+                .expect("parse")
+                .bkgo_settings()
+                .expect_err("no such file");
+        assert!(
+            password.starts_with(
+                "--bkgo-password-file: cannot read the password file /nonexistent/pw: "
+            ),
+            "{password}"
+        );
     }
 
     #[test]
@@ -287,24 +391,38 @@ mod tests {
             all.extend_from_slice(args);
             Options::try_parse_from(all).expect("options").ports()
         };
+        use Protocol::{Bkgo, Go, Spectrangle};
         assert_eq!(
             ports(&[]),
-            Ok(vec![(Protocol::Go, 8000), (Protocol::Spectrangle, 8001)])
+            Ok(vec![(Go, 8000), (Spectrangle, 8001), (Bkgo, 8002)])
         );
         assert_eq!(
             ports(&["--port", "9000", "--spectrangle-port", "off"]),
-            Ok(vec![(Protocol::Go, 9000)])
+            Ok(vec![(Go, 9000), (Bkgo, 9002)])
         );
         assert_eq!(
-            ports(&["--port", "off"]),
-            Ok(vec![(Protocol::Spectrangle, 8001)])
+            ports(&["--port", "off", "--bkgo-port", "7000"]),
+            Ok(vec![(Spectrangle, 8001), (Bkgo, 7000)])
         );
         assert_eq!(
             ports(&["--port", "0", "--spectrangle-port", "7000"]),
-            Ok(vec![(Protocol::Go, 0), (Protocol::Spectrangle, 7000)])
+            Ok(vec![(Go, 0), (Spectrangle, 7000), (Bkgo, 0)])
         );
-        assert!(ports(&["--port", "65535"]).is_err());
-        assert!(ports(&["--port", "off", "--spectrangle-port", "off"]).is_err());
+        assert_eq!(
+            ports(&["--port", "65534"]),
+            Err("--bkgo-port defaults to the GO! port + 2, which is past 65535: give --bkgo-port N or off".to_string())
+        );
+        let all_off = [
+            "--port",
+            "off",
+            "--spectrangle-port",
+            "off",
+            "--bkgo-port",
+            "off",
+        ];
+        assert!(ports(&all_off).is_err());
+        assert!(Options::try_parse_from(["goserver", "--bkgo-port", "on"]).is_err());
+        assert!(Options::try_parse_from(["goserver", "--bkgo-port", "65536"]).is_err());
         let seeded = Options::try_parse_from(["goserver", "--seed", "42"]).expect("seed");
         assert_eq!(seeded.settings().seed, Some(42));
     }

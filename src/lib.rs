@@ -21,6 +21,7 @@
 //! | [`shutdown`] | the one shutdown trigger | |
 //! | [`rng`] | seeded random numbers (`--seed`) | |
 //! | [`workers`] | pooled OS threads for connections and game loops | |
+//! | [`secret`] | a password read at start: hidden, compared in constant time | who may try it |
 //! | [`settings`], [`cli`], [`logging`] | configuration and logs | |
 
 pub mod bot;
@@ -32,6 +33,7 @@ pub mod logging;
 pub mod net;
 pub mod records;
 pub mod rng;
+pub mod secret;
 pub mod server;
 pub mod settings;
 pub mod sgf;

@@ -4,6 +4,7 @@
 use clap::Parser;
 use goserver::cli::Options;
 use goserver::server::{Protocol, Server};
+use goserver::settings::Settings;
 use goserver::shutdown::Shutdown;
 use goserver::{console, logging};
 use std::net::TcpListener;
@@ -19,8 +20,8 @@ fn main() -> ExitCode {
     // game loop ends only that game (see frontend::go::table).
     std::panic::set_hook(Box::new(|info| log::error!("panic: {info}")));
     raise_file_limit();
-    let listeners = match bind(&options) {
-        Ok(listeners) => listeners,
+    let (settings, listeners) = match configure(&options) {
+        Ok(configured) => configured,
         Err(e) => {
             log::error!("{e}");
             return ExitCode::FAILURE;
@@ -33,7 +34,7 @@ fn main() -> ExitCode {
             log::warn!("cannot handle SIGINT/SIGTERM: {e}");
         }
     }
-    let server = Server::new(options.settings(), shutdown);
+    let server = Server::new(settings, shutdown);
     // Restores the terminal when main returns, however the shutdown came.
     let _terminal = (!options.no_console).then(|| console::start(&server));
     match server.serve(listeners) {
@@ -45,16 +46,36 @@ fn main() -> ExitCode {
     }
 }
 
-/// Binds one listener per front end that is on, GO! first.
-fn bind(options: &Options) -> Result<Vec<(Protocol, TcpListener)>, String> {
-    let host = options.host.as_str();
-    options
-        .ports()?
-        .into_iter()
-        .map(|(protocol, port)| {
+/// The settings the options ask for, and a bound listener for each front end.
+///
+/// # Errors
+///
+/// A flag that cannot be honoured (a password file that cannot be read, ...), or an
+/// address that cannot be bound.
+fn configure(options: &Options) -> Result<(Settings, Vec<(Protocol, TcpListener)>), String> {
+    let mut settings = options.settings();
+    settings.bkgo = options.bkgo_settings()?;
+    let listeners = bind(&options.host, &options.ports()?)?;
+    Ok((settings, listeners))
+}
+
+/// Binds a listener for each front end on `host`, in the order given.
+///
+/// # Errors
+///
+/// The first address that cannot be bound, and why.
+fn bind(
+    host: &str,
+    front_ends: &[(Protocol, u16)],
+) -> Result<Vec<(Protocol, TcpListener)>, String> {
+    front_ends
+        .iter()
+        .map(|&(protocol, port)| {
             TcpListener::bind((host, port))
                 .map(|listener| (protocol, listener))
-                .map_err(|e| format!("cannot listen on {host}:{port} ({protocol}): {e}"))
+                .map_err(|e| {
+                    format!("cannot listen on {host}:{port}: {e} (the {protocol} front end's port)")
+                })
         })
         .collect()
 }

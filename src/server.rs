@@ -5,6 +5,7 @@
 //! trigger, then lets every game of every front end finish, closes every connection
 //! and waits for their threads, within a bound.
 
+use crate::frontend::bkgo::BkgoFrontEnd;
 use crate::frontend::go::GoFrontEnd;
 use crate::frontend::spectrangle::SpectrangleFrontEnd;
 use crate::frontend::{Context, FrontEnd};
@@ -38,6 +39,8 @@ pub enum Protocol {
     Go,
     /// Spectrangle, the tile game.
     Spectrangle,
+    /// Bkgo 0.6: one shared Go room with watchers and chat.
+    Bkgo,
 }
 
 /// The protocol's name, as the `listening on` lines write it.
@@ -46,6 +49,7 @@ impl std::fmt::Display for Protocol {
         f.write_str(match self {
             Protocol::Go => "GO!",
             Protocol::Spectrangle => "Spectrangle",
+            Protocol::Bkgo => "Bkgo",
         })
     }
 }
@@ -123,6 +127,7 @@ impl Server {
             let front_end: Arc<dyn FrontEnd> = match protocol {
                 Protocol::Go => Arc::new(GoFrontEnd::new(context.clone())),
                 Protocol::Spectrangle => Arc::new(SpectrangleFrontEnd::new(context.clone())),
+                Protocol::Bkgo => Arc::new(BkgoFrontEnd::new(context.clone())?),
             };
             let address = listener.local_addr()?;
             log::info!("listening on {address} ({protocol})");

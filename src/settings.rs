@@ -3,6 +3,7 @@
 use crate::go::Rules;
 use crate::net::{LineLimits, OutboxLimits};
 use crate::rng::Rng;
+use crate::secret::Secret;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -44,6 +45,26 @@ pub struct Settings {
     /// bounds it. No flag sets it: tests do, so that the bot's strength does not
     /// depend on the speed of the machine.
     pub bot_playouts: Option<u32>,
+    /// The Bkgo room's board size and remote-shutdown password.
+    pub bkgo: BkgoSettings,
+}
+
+/// The Bkgo front end's own settings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BkgoSettings {
+    /// The room's board size (`--bkgo-size`): every `NewBoard` starts one this size.
+    pub size: usize,
+    /// The remote-shutdown password (`--bkgo-password-file`); none: remote shutdown off.
+    pub password: Option<Secret>,
+}
+
+impl Default for BkgoSettings {
+    fn default() -> Self {
+        BkgoSettings {
+            size: 19,
+            password: None,
+        }
+    }
 }
 
 /// The board size used when the leader does not configure in time.
@@ -70,6 +91,7 @@ impl Default for Settings {
             bot_after: None,
             bot_think: DEFAULT_BOT_THINK,
             bot_playouts: None,
+            bkgo: BkgoSettings::default(),
         }
     }
 }

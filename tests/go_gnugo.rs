@@ -3,6 +3,8 @@
 //! with and without setup stones (`AB`, `AW`, `PL`), loaded in GNU Go (`loadsgf`) to
 //! the same stones and the same colour to move.
 //!
+//! The board the Bkgo room sends (`Board:` ... `EOF`) is checked the same way.
+//!
 //! Skipped (with a message) when `gnugo` is not installed, unless
 //! `GOSERVER_REQUIRE_GNUGO=1`, which makes its absence a failure.
 
@@ -14,6 +16,8 @@ use std::time::SystemTime;
 
 use goserver::go::{Colour, Game, IllegalMove, Move, Point, Rules, Setup, SetupError};
 use goserver::sgf::{RecordInfo, write};
+
+mod common;
 
 /// A running `gnugo --mode gtp`.
 struct Gtp {
@@ -253,10 +257,15 @@ fn assert_gnugo_agrees(gtp: &mut Gtp, game: &Game, name: &str) {
         result: "",
         started: SystemTime::now(),
     };
-    let text = write(game, &info);
+    assert_gnugo_loads(gtp, &write(game, &info), game, name);
+}
+
+/// Loads the SGF `text` in GNU Go and compares its stones and colour to move with
+/// `game`'s.
+fn assert_gnugo_loads(gtp: &mut Gtp, text: &str, game: &Game, name: &str) {
     let file =
         std::env::temp_dir().join(format!("goserver-gnugo-{}-{name}.sgf", std::process::id()));
-    std::fs::write(&file, &text).expect("write the record");
+    std::fs::write(&file, text).expect("write the record");
     let to_move = gtp
         .ask(&format!("loadsgf {}", file.display()))
         .unwrap_or_else(|e| panic!("gnugo cannot load our record: {e}\n{text}"));
@@ -309,4 +318,80 @@ fn records_with_setup_stones_load_in_gnugo_with_the_same_position() {
     println!("gnugo agreed on {checked:?} setup records (black first, white first)");
     // Both colours to move first were exercised.
     assert!(checked.iter().all(|&n| n > 0), "{checked:?}");
+}
+
+#[test]
+fn the_board_the_bkgo_room_sends_loads_in_gnugo_with_the_same_position() {
+    use common::{Client, TestServer};
+    use goserver::server::Protocol;
+    use goserver::settings::{BkgoSettings, Settings};
+    let Some(mut gtp) = start_gnugo() else { return };
+    let size = 9;
+    let settings = Settings {
+        bkgo: BkgoSettings {
+            size,
+            password: None,
+        },
+        ..Settings::default()
+    };
+    let server = TestServer::serving(settings, &[Protocol::Bkgo]);
+    let join = |name: &str| {
+        let mut client = Client::connect(server.addr_of(Protocol::Bkgo));
+        client.expect("BKGO-Server-version-0.6");
+        client.ask("BKGO-Client-version-1", "OK");
+        client.ask("join", "GimmeGoPlayer");
+        client.send(&format!("Player: {name}"));
+        client
+    };
+    // Read a client's lines up to the end of its welcome's board.
+    let welcome = |client: &mut Client| {
+        let mut sgf = String::new();
+        while client.recv() != "Board:" {}
+        loop {
+            let line = client.recv();
+            if line == "EOF" {
+                return sgf;
+            }
+            sgf.push_str(&line);
+            sgf.push('\n');
+        }
+    };
+    let mut ann = join("Ann");
+    welcome(&mut ann);
+    let mut bob = join("Bob");
+    welcome(&mut bob);
+    while ann.recv() != "WhitePlayer: Bob" {}
+    // Random legal moves (captures happen), a pass now and then, played through the
+    // room and on our own engine alongside.
+    let mut rng = Rng(0xb6_0b0a_4d5e_11fe);
+    let mut game = Game::new(size, Rules::default()).expect("9x9");
+    for turn in 0..3 * size * size {
+        let colour = game.to_move();
+        let mover = if colour == Colour::Black {
+            &mut ann
+        } else {
+            &mut bob
+        };
+        let point = (0..4 * size * size)
+            .map(|_| rng.point(size))
+            .find(|&p| game.check(colour, Move::Play(p)).is_ok());
+        let (line, mv) = match point {
+            Some(p) if turn % 17 != 16 => {
+                (format!("Place: {}, {}", p.col(), p.row()), Move::Play(p))
+            }
+            _ => ("Pass".to_string(), Move::Pass),
+        };
+        game.play(colour, mv).expect("a checked move");
+        mover.send(&line);
+        ann.expect(&line);
+        bob.expect(&line);
+        if game.is_over() {
+            break;
+        }
+    }
+    assert!(game.captures(Colour::Black) + game.captures(Colour::White) > 0);
+    // A watcher's welcome holds the room's board.
+    let mut cat = join("Cat");
+    let sent = welcome(&mut cat);
+    assert_gnugo_loads(&mut gtp, &sent, &game, "bkgo-room");
 }

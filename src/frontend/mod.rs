@@ -7,8 +7,12 @@
 //!
 //! - [`go`]: GO!, the `+`-delimited Go protocol (two players per game).
 //! - [`spectrangle`]: Spectrangle, the tile game for 2 to 4 players.
+//! - [`bkgo`]: Bkgo 0.6, one shared Go room per server (two seated, the rest watch).
+//! - [`names`]: the player-name rules the Go front ends share.
 
+pub mod bkgo;
 pub mod go;
+pub mod names;
 pub mod spectrangle;
 
 use crate::net::{Connection, Connections};

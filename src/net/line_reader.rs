@@ -35,6 +35,8 @@ pub struct LineReader<R> {
     scanned: usize,
     /// Bytes thrown away of the current over-long line (0 when not discarding).
     discarded: usize,
+    /// The bytes of the last line that was not UTF-8 (see [`LineReader::not_text`]).
+    not_text: Vec<u8>,
     limits: super::LineLimits,
 }
 
@@ -48,8 +50,31 @@ impl<R: Read> LineReader<R> {
             buffer: Vec::new(),
             scanned: 0,
             discarded: 0,
+            not_text: Vec::new(),
             limits,
         }
+    }
+
+    /// The bytes of the last line returned as [`Incoming::NotUtf8`], for a front end
+    /// that recognises a binary message in them.
+    pub fn not_text(&self) -> &[u8] {
+        &self.not_text
+    }
+
+    /// The start of a line whose `\n` has not arrived yet: what was read after the
+    /// last complete line (nothing while an over-long line is being thrown away).
+    pub fn unfinished(&self) -> &[u8] {
+        if self.discarded > 0 {
+            &[]
+        } else {
+            &self.buffer
+        }
+    }
+
+    /// Throws away the start of the unfinished line: the next byte read starts a line.
+    pub fn drop_unfinished(&mut self) {
+        self.buffer.clear();
+        self.scanned = 0;
     }
 
     /// Blocks until the next line (or a line event) arrives.
@@ -73,7 +98,10 @@ impl<R: Read> LineReader<R> {
                 }
                 return Ok(match String::from_utf8(line) {
                     Ok(text) => Incoming::Line(text),
-                    Err(_) => Incoming::NotUtf8,
+                    Err(e) => {
+                        self.not_text = e.into_bytes();
+                        Incoming::NotUtf8
+                    }
                 });
             }
             self.scanned = self.buffer.len();
@@ -163,8 +191,21 @@ mod tests {
 
     #[test]
     fn invalid_utf8_is_a_line_event() {
-        let mut r = reader(b"\xff\xfe\nok\n", 100, 1000);
+        let mut r = reader(b"\xff\xfe\r\nok\n", 100, 1000);
         assert_eq!(r.next_line().ok(), Some(Incoming::NotUtf8));
+        assert_eq!(r.not_text(), b"\xff\xfe");
         assert_eq!(r.next_line().ok(), Some(Incoming::Line("ok".into())));
+    }
+
+    #[test]
+    fn an_unfinished_line_can_be_seen_and_dropped() {
+        let mut r = reader(b"one\n\xac\xed\x00", 100, 1000);
+        assert_eq!(r.next_line().ok(), Some(Incoming::Line("one".into())));
+        // Read in the same chunk as the first line.
+        assert_eq!(r.unfinished(), b"\xac\xed\x00");
+        assert!(matches!(r.next_line(), Err(ReadError::Closed)));
+        assert_eq!(r.unfinished(), b"\xac\xed\x00");
+        r.drop_unfinished();
+        assert_eq!(r.unfinished(), b"");
     }
 }

@@ -28,6 +28,29 @@ pub trait Lines {
     fn logged<'a>(&self, line: &'a str) -> Cow<'a, str> {
         Cow::Borrowed(line)
     }
+
+    /// A line that is not UTF-8 text, with its bytes: a front end that recognises a
+    /// binary message in them handles it here and says what follows. `None` (the
+    /// default) hands it to [`Lines::line`] as [`Incoming::NotUtf8`].
+    fn binary_line(
+        &mut self,
+        _conn: &Arc<Connection>,
+        _bytes: &[u8],
+    ) -> Option<ControlFlow<String>> {
+        None
+    }
+
+    /// The start of a line that has waited a whole read wait (see [`Lines::next_wait`])
+    /// for its `\n`: a front end that recognises a message sent without a line end (a
+    /// binary object) handles it here, and its bytes are dropped. `None` (the default)
+    /// keeps waiting for the rest of the line.
+    fn unfinished_line(
+        &mut self,
+        _conn: &Arc<Connection>,
+        _bytes: &[u8],
+    ) -> Option<ControlFlow<String>> {
+        None
+    }
 }
 
 /// Reads and hands over lines until the connection ends; returns why it ended. Every
@@ -59,7 +82,19 @@ pub fn read_lines(conn: &Arc<Connection>, limits: LineLimits, lines: &mut impl L
         }
         let incoming = match reader.next_line() {
             Ok(incoming) => incoming,
-            Err(ReadError::TimedOut) => continue,
+            Err(ReadError::TimedOut) => {
+                if reader.unfinished().is_empty() {
+                    continue;
+                }
+                match lines.unfinished_line(conn, reader.unfinished()) {
+                    None => continue,
+                    Some(ControlFlow::Continue(())) => {
+                        reader.drop_unfinished();
+                        continue;
+                    }
+                    Some(ControlFlow::Break(reason)) => return closed(conn, reason),
+                }
+            }
             Err(ReadError::Closed) => return "connection closed".into(),
             Err(ReadError::Flood) => {
                 let reason = format!(
@@ -75,7 +110,13 @@ pub fn read_lines(conn: &Arc<Connection>, limits: LineLimits, lines: &mut impl L
             Incoming::TooLong => conn.received("<line too long>"),
             Incoming::NotUtf8 => conn.received("<not UTF-8>"),
         }
-        if let ControlFlow::Break(reason) = lines.line(conn, incoming) {
+        let flow = match incoming {
+            Incoming::NotUtf8 => lines
+                .binary_line(conn, reader.not_text())
+                .unwrap_or_else(|| lines.line(conn, Incoming::NotUtf8)),
+            incoming => lines.line(conn, incoming),
+        };
+        if let ControlFlow::Break(reason) = flow {
             return closed(conn, reason);
         }
     }

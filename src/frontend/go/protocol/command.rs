@@ -1,10 +1,10 @@
 //! Client commands: the parsed form of every line a client may send.
 
 use super::GameId;
+use crate::frontend::names;
 use std::fmt;
 
-/// The longest player name accepted, in characters.
-pub const MAX_NAME_CHARS: usize = 32;
+pub use names::MAX_NAME_CHARS;
 
 /// The colour a leader asks for in `SET_CONFIG`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -289,21 +289,14 @@ fn colour_choice(text: &str) -> Result<ColourChoice, ParseError> {
     }
 }
 
-/// Checks the name rules: non-empty, no control characters, at most [`MAX_NAME_CHARS`].
+/// Checks the name rules shared by the front ends (see `frontend::names`).
 fn valid_name(name: &str) -> Result<String, ParseError> {
-    let reason = if name.is_empty() {
-        "the name must not be empty".to_string()
-    } else if name.chars().any(char::is_control) {
-        "the name must not contain control characters".to_string()
-    } else if name.chars().count() > MAX_NAME_CHARS {
-        format!(
-            "the name may have at most {MAX_NAME_CHARS} characters, got {}",
-            name.chars().count()
-        )
-    } else {
-        return Ok(name.to_string());
-    };
-    Err(ParseError::BadName { reason })
+    match names::check(name) {
+        Ok(()) => Ok(name.to_string()),
+        Err(broken) => Err(ParseError::BadName {
+            reason: broken.to_string(),
+        }),
+    }
 }
 
 /// Shortens echoed client text so an error line stays readable, and strips control

@@ -1,0 +1,269 @@
+//! The Bkgo 0.6 front end: one shared Go room per server, two seated players,
+//! everyone else watching and chatting, every event broadcast to the whole room.
+//!
+//! - [`protocol`]: Bkgo lines to typed messages, typed messages to lines (pure).
+//! - [`session`]: one client's connection thread: greeting, version, request, then
+//!   its lines handed to the room.
+//! - [`room`]: the room loop, one thread that owns the room and sends every broadcast.
+//! - [`event`]: what the room loop receives.
+//! - [`password`]: the remote shutdown's password check and its server-wide pace.
+//! - [`upload`]: an SGF stream a client sends, bounded, read through `crate::sgf`.
+//! - [`summary`]: what the room publishes for the console; [`report`]: how it reads
+//!   there.
+//!
+//! [`BkgoFrontEnd`] is what the server and the console see of it. The flow and its
+//! decisions are `BKGO.md`'s; the rules engine is `crate::go`, as for GO!.
+
+pub mod event;
+pub mod password;
+pub mod protocol;
+pub mod report;
+pub mod room;
+pub mod session;
+pub mod summary;
+pub mod upload;
+
+use super::{ClientRow, Context, FrontEnd, GameRow, Record, Tally};
+use crate::go::Game;
+use crate::net::{ConnId, Connection};
+use crossbeam_channel::{RecvTimeoutError, Sender};
+use event::{KICK_REASON, RoomEvent};
+use parking_lot::Mutex;
+use password::PasswordGate;
+use protocol::{ServerMessage, Status};
+use report::ROOM_ID;
+use std::collections::HashMap;
+use std::io;
+use std::net::{SocketAddr, TcpStream};
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::thread::{self, JoinHandle};
+use std::time::{Duration, Instant};
+use summary::{Counters, RoomSummary, RoomView};
+
+/// How long the console and `status` wait for the room to answer a query.
+pub const QUERY_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// The net layer sends anything that is a `Message`. The impl lives here, where the
+/// front end joins its layers, so that `protocol` (pure) need not know `net`.
+impl crate::net::Message for ServerMessage {
+    fn is_rejection(&self) -> bool {
+        ServerMessage::is_rejection(self)
+    }
+}
+
+/// The Bkgo front end: the room's inbox and summary, the password gate, and every
+/// connection (joined or not).
+pub struct BkgoFrontEnd {
+    context: Context,
+    /// The room loop's inbox.
+    room: Sender<RoomEvent>,
+    /// The room loop's thread, joined at shutdown.
+    room_thread: Mutex<Option<JoinHandle<()>>>,
+    /// Published by the room after each event.
+    summary: Arc<Mutex<RoomSummary>>,
+    counters: Arc<Counters>,
+    gate: PasswordGate,
+    /// Every open connection, to list and close them (the room knows only members).
+    clients: Mutex<HashMap<ConnId, Arc<Connection>>>,
+}
+
+impl BkgoFrontEnd {
+    /// The front end with its room loop started, empty.
+    ///
+    /// # Errors
+    ///
+    /// When the room's board size (`--bkgo-size`) cannot be played, or its thread
+    /// cannot start.
+    pub fn new(context: Context) -> io::Result<BkgoFrontEnd> {
+        let settings = &context.settings;
+        let empty = Game::new(settings.bkgo.size, settings.rules)
+            .map_err(|e| io::Error::other(format!("--bkgo-size: {e}")))?;
+        let summary = Arc::new(Mutex::new(RoomSummary::new(settings.bkgo.size)));
+        let counters = Arc::new(Counters::default());
+        let (inbox, events) = crossbeam_channel::unbounded();
+        let parts = room::RoomParts {
+            settings: Arc::clone(settings),
+            empty,
+            shutdown: context.shutdown.clone(),
+            summary: Arc::clone(&summary),
+            counters: Arc::clone(&counters),
+        };
+        let thread = room::spawn(parts, events)?;
+        Ok(BkgoFrontEnd {
+            gate: PasswordGate::new(settings.bkgo.password.clone()),
+            context,
+            room: inbox,
+            room_thread: Mutex::new(Some(thread)),
+            summary,
+            counters,
+            clients: Mutex::new(HashMap::new()),
+        })
+    }
+
+    fn register(&self, conn: &Arc<Connection>) {
+        self.clients.lock().insert(conn.id, Arc::clone(conn));
+    }
+
+    fn unregister(&self, conn: ConnId) {
+        self.clients.lock().remove(&conn);
+    }
+
+    /// Asks the room a question (the reply comes on `reply`), waiting at most
+    /// [`QUERY_TIMEOUT`].
+    fn ask<T>(&self, question: impl FnOnce(Sender<T>) -> RoomEvent) -> Result<T, String> {
+        let (reply, answer) = crossbeam_channel::bounded(1);
+        if self.room.send(question(reply)).is_err() {
+            return Err(closed());
+        }
+        answer.recv_timeout(QUERY_TIMEOUT).map_err(|e| match e {
+            RecvTimeoutError::Timeout => format!(
+                "the Bkgo room did not answer within {} s: try again",
+                QUERY_TIMEOUT.as_secs()
+            ),
+            RecvTimeoutError::Disconnected => closed(),
+        })
+    }
+
+    /// The `status` line's numbers.
+    ///
+    /// # Errors
+    ///
+    /// Why the room cannot answer (closed, or too slow), one line.
+    fn status(&self) -> Result<Status, String> {
+        self.ask(RoomEvent::Status)
+    }
+
+    fn inspect(&self, id: &str) -> Result<RoomView, String> {
+        if id != ROOM_ID {
+            return Err(format!("no game {id}"));
+        }
+        self.ask(RoomEvent::Inspect)
+    }
+}
+
+/// Why the room cannot answer.
+fn closed() -> String {
+    "the Bkgo room is closed: the server is shutting down".to_string()
+}
+
+impl FrontEnd for BkgoFrontEnd {
+    fn name(&self) -> &'static str {
+        "bkgo"
+    }
+
+    fn refusal(&self, max_clients: usize) -> String {
+        [
+            ServerMessage::Greeting,
+            ServerMessage::Dialog(format!(
+                "The server is full ({max_clients} clients connected): try again later"
+            )),
+            ServerMessage::RejectedFatal,
+        ]
+        .map(|m| m.to_string())
+        .join("\n")
+    }
+
+    fn serve(&self, stream: TcpStream, peer: SocketAddr) {
+        session::serve(stream, peer, self);
+    }
+
+    fn games(&self, now: Instant) -> Vec<GameRow> {
+        let summary = self.summary.lock();
+        if report::is_in_use(&summary) {
+            vec![report::row(&summary, now)]
+        } else {
+            Vec::new()
+        }
+    }
+
+    fn clients(&self) -> Vec<ClientRow> {
+        let members = self.summary.lock().members.clone();
+        let mut clients: Vec<ClientRow> = self
+            .clients
+            .lock()
+            .values()
+            .map(|conn| {
+                let member = members.iter().find(|m| m.conn == conn.id);
+                ClientRow {
+                    conn: Arc::clone(conn),
+                    name: member.map(|m| m.name.clone()),
+                    state: report::player_state(member.map(|m| m.role)),
+                    game: member.map(|_| ROOM_ID.to_string()),
+                }
+            })
+            .collect();
+        clients.sort_by_key(|c| c.conn.id);
+        clients
+    }
+
+    fn owns(&self, id: &str) -> bool {
+        id == ROOM_ID
+    }
+
+    fn board(&self, id: &str) -> Result<String, String> {
+        self.inspect(id).map(|view| report::board(&view))
+    }
+
+    fn record(&self, id: &str) -> Result<Record, String> {
+        self.inspect(id).map(|view| Record {
+            text: view.sgf,
+            moves: view.summary.moves,
+        })
+    }
+
+    fn kick(&self, conn: &Arc<Connection>) {
+        // The room removes a member first (the others hear GoodbyePlayer); anyone
+        // else it just closes.
+        if let Err(crossbeam_channel::SendError(RoomEvent::Kick(conn))) =
+            self.room.send(RoomEvent::Kick(Arc::clone(conn)))
+        {
+            conn.close(KICK_REASON);
+        }
+    }
+
+    fn kick_game(&self, id: &str) -> String {
+        if id != ROOM_ID {
+            return format!("no game {id}");
+        }
+        match self.ask(RoomEvent::KickSeated) {
+            Ok(names) if names.is_empty() => "the Bkgo room has nobody seated to kick".to_string(),
+            Ok(names) => format!(
+                "kicked {} from the Bkgo room: the seats go to the longest-waiting watchers",
+                names.join(" and ")
+            ),
+            Err(e) => e,
+        }
+    }
+
+    fn tally(&self) -> Tally {
+        let summary = self.summary.lock();
+        let playing = report::is_playing(&summary);
+        let in_use = report::is_in_use(&summary);
+        Tally {
+            waiting: usize::from(in_use && !playing),
+            playing: usize::from(playing),
+            finished: self.counters.games_finished.load(Ordering::Relaxed),
+        }
+    }
+
+    fn moves_played(&self) -> u64 {
+        self.counters.moves.load(Ordering::Relaxed)
+    }
+
+    fn finish(&self, deadline: Instant) {
+        // The room ends itself on the shutdown signal (recording a game in progress).
+        if let Some(room) = self.room_thread.lock().take() {
+            while !room.is_finished() && Instant::now() < deadline {
+                thread::sleep(Duration::from_millis(5));
+            }
+            if room.is_finished() {
+                let _ = room.join();
+            }
+        }
+        let open: Vec<Arc<Connection>> = self.clients.lock().values().cloned().collect();
+        for conn in open {
+            conn.close("server shutting down");
+        }
+    }
+}

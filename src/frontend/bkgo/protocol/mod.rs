@@ -1,0 +1,88 @@
+//! The Bkgo 0.6 wire protocol: one line in, one typed message out; one typed message
+//! in, one line out. Pure: no sockets, no threads, no game rules.
+//!
+//! - [`client`]: [`parse`] turns a client's line, read in a given state
+//!   ([`Expecting`]), into a [`ClientMessage`] or a [`ParseError`] (garbage: the
+//!   client is told why and dropped).
+//! - [`server`]: [`ServerMessage`] and its single formatting function (`Display`).
+//! - [`refusal`]: [`Refusal`], why a well-formed message is refused without dropping
+//!   its sender (`Dialog:` and `ServerRejectedNonFatal`).
+//!
+//! A message is `Command` or `Command: arguments`; several arguments are joined by
+//! `, ` (`Place: 3, 15`). Free text the server sends never holds a line break.
+
+pub mod client;
+pub mod refusal;
+pub mod server;
+
+pub use client::{ClientMessage, Expecting, ParseError, parse};
+pub use refusal::Refusal;
+pub use server::{ServerMessage, Status};
+
+use std::fmt;
+
+/// The server's greeting, its first line to every client.
+pub const GREETING: &str = "BKGO-Server-version-0.6";
+
+/// How a client's version line starts; any version follows.
+pub const CLIENT_VERSION_PREFIX: &str = "BKGO-Client-version-";
+
+/// The line that ends an SGF stream (after `Board:` from the server, after
+/// `SendingBoard` from a client).
+pub const END_OF_SGF: &str = "EOF";
+
+/// The first bytes of a serialized Java object (`ObjectOutputStream`'s stream magic).
+pub const JAVA_STREAM_MAGIC: [u8; 2] = [0xAC, 0xED];
+
+/// A room member's number, handed out in `ID:` and sent back in `Quitting:`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PlayerId(pub u64);
+
+impl fmt::Display for PlayerId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+/// Whether `bytes` start like a serialized Java object.
+pub fn is_java_object(bytes: &[u8]) -> bool {
+    bytes.starts_with(&JAVA_STREAM_MAGIC)
+}
+
+/// `text` as one printable line: control characters (a tab, a bell, ...) become blanks.
+pub fn one_line(text: &str) -> String {
+    text.chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect()
+}
+
+/// Client text quoted in a reason: at most 40 characters, printable, on one line.
+pub(crate) fn clip(text: &str) -> String {
+    const MAX_ECHO: usize = 40;
+    let mut clipped: String = one_line(text).chars().take(MAX_ECHO).collect();
+    if text.chars().count() > MAX_ECHO {
+        clipped.push_str("...");
+    }
+    clipped
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn java_objects_are_known_by_their_first_two_bytes() {
+        assert!(is_java_object(&[0xAC, 0xED, 0x00, 0x05, b's', b'r']));
+        assert!(is_java_object(&[0xAC, 0xED]));
+        assert!(!is_java_object(&[0xAC]));
+        assert!(!is_java_object(b"Player: Ann"));
+        assert!(!is_java_object(&[0xFF, 0xFE]));
+    }
+
+    #[test]
+    fn echoed_text_is_short_and_on_one_line() {
+        assert_eq!(one_line("a\tb\u{7}c"), "a b c");
+        assert_eq!(clip("short"), "short");
+        assert_eq!(clip(&"x".repeat(50)), format!("{}...", "x".repeat(40)));
+    }
+}

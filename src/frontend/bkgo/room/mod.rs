@@ -1,0 +1,409 @@
+//! The room: one shared board per server, advanced by one loop thread (`bkgo-room`)
+//! around a `select!` over its inbox and the shutdown signal.
+//!
+//! Connection threads send it typed events ([`RoomEvent`]); the console sends it
+//! queries. It owns the room's state (the members and seats, the game, the room's
+//! name) with no lock around it, and it sends every line a member receives once it
+//! has joined: so every member sees every broadcast, in the one order in which the
+//! room handled its events. Sending never blocks (each connection's outbox is
+//! bounded and non-blocking): a member that stops reading is dropped by the net layer
+//! and leaves like any other, it never slows the room.
+//!
+//! This file holds the loop, the state, the arrivals and the departures; the
+//! submodules add methods to [`Room`]:
+//! - `members`: who sits where (pure bookkeeping);
+//! - `play`: `Place`, `Pass`, `NewBoard`, `SendingBoard`, `SetName`, the end of a game
+//!   and its record;
+//! - `view`: what `status` and the console see, and the roster and board lines.
+
+mod members;
+mod play;
+mod view;
+
+use super::event::{Departure, KICK_REASON, QUIT_REASON, RoomEvent};
+use super::protocol::{ClientMessage, ParseError, PlayerId, Refusal, ServerMessage};
+use super::summary::{Counters, RoomSummary};
+use crate::go::{Colour, Game};
+use crate::net::{ConnId, Connection};
+use crate::settings::Settings;
+use crate::shutdown::Shutdown;
+use crossbeam_channel::{Receiver, select};
+use members::Members;
+use parking_lot::Mutex;
+use std::io;
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::thread::{self, JoinHandle};
+use std::time::SystemTime;
+
+/// What the room loop is started with.
+pub struct RoomParts {
+    /// Read-only settings (rules, records, the room's size).
+    pub settings: Arc<Settings>,
+    /// An empty game of the room's size: every `NewBoard` starts a copy of it.
+    pub empty: Game,
+    /// The server's shutdown: the room finishes when it fires.
+    pub shutdown: Shutdown,
+    /// Where the room publishes its summary for the console.
+    pub summary: Arc<Mutex<RoomSummary>>,
+    /// Counters for the console's `stats`.
+    pub counters: Arc<Counters>,
+}
+
+/// Starts the room loop on its own thread, named `bkgo-room`.
+///
+/// # Errors
+///
+/// When the thread cannot be created.
+pub fn spawn(parts: RoomParts, events: Receiver<RoomEvent>) -> io::Result<JoinHandle<()>> {
+    thread::Builder::new()
+        .name("bkgo-room".into())
+        .spawn(move || run(parts, &events))
+}
+
+/// Runs the room until the shutdown. A panic inside (a bug: none is reachable from
+/// the network) closes that room's members and starts an empty room on the same
+/// inbox: the server goes on.
+fn run(parts: RoomParts, events: &Receiver<RoomEvent>) {
+    let shutdown = parts.shutdown.signal();
+    let mut room = Room::new(parts);
+    loop {
+        let outcome = panic::catch_unwind(AssertUnwindSafe(|| room.serve(events, &shutdown)));
+        if outcome.is_ok() {
+            return;
+        }
+        log::error!("bkgo room: internal error, the room starts again empty");
+        for member in room.members.iter() {
+            let _ = member.conn.send(&ServerMessage::Dialog(
+                "Internal server error: the room was closed, join again".into(),
+            ));
+            let _ = member.conn.send(&ServerMessage::RejectedFatal);
+            member.conn.close("internal error in the room");
+        }
+        room = room.fresh();
+    }
+}
+
+/// The result of a game that has ended.
+#[derive(Clone, Debug)]
+struct Ending {
+    /// What the room was told (`Dialog:`).
+    text: String,
+    /// The SGF `RE` value: `B+3`, `W+0.5`, `0`.
+    code: String,
+}
+
+/// The room's state, owned by its loop.
+struct Room {
+    settings: Arc<Settings>,
+    /// A fresh game of the room's size.
+    empty: Game,
+    shutdown: Shutdown,
+    summary: Arc<Mutex<RoomSummary>>,
+    counters: Arc<Counters>,
+    members: Members<Arc<Connection>>,
+    /// The shared board.
+    game: Game,
+    /// `Place`s and `Pass`es accepted in this game: `SendingBoard` is accepted while
+    /// there are none.
+    played_here: usize,
+    /// The game's number since the server started (in record file names).
+    number: u32,
+    /// When the game started (the record's date).
+    started: SystemTime,
+    /// The room's name (`SetName:`).
+    name: Option<String>,
+    /// How the game ended, once it has.
+    ending: Option<Ending>,
+}
+
+impl Room {
+    fn new(parts: RoomParts) -> Room {
+        Room {
+            game: parts.empty.clone(),
+            settings: parts.settings,
+            empty: parts.empty,
+            shutdown: parts.shutdown,
+            summary: parts.summary,
+            counters: parts.counters,
+            members: Members::new(),
+            played_here: 0,
+            number: 1,
+            started: SystemTime::now(),
+            name: None,
+            ending: None,
+        }
+    }
+
+    /// An empty room with the same parts, after a panic.
+    fn fresh(&self) -> Room {
+        Room::new(RoomParts {
+            settings: Arc::clone(&self.settings),
+            empty: self.empty.clone(),
+            shutdown: self.shutdown.clone(),
+            summary: Arc::clone(&self.summary),
+            counters: Arc::clone(&self.counters),
+        })
+    }
+
+    /// The loop: one event at a time, until the shutdown.
+    fn serve(&mut self, events: &Receiver<RoomEvent>, shutdown: &Receiver<()>) {
+        self.publish();
+        loop {
+            select! {
+                recv(events) -> event => match event {
+                    Ok(event) => self.handle(event),
+                    // The front end is gone: nobody can reach the room any more.
+                    Err(_) => return,
+                },
+                recv(shutdown) -> _ => {
+                    self.shut_down();
+                    return;
+                }
+            }
+            self.publish();
+        }
+    }
+
+    fn handle(&mut self, event: RoomEvent) {
+        match event {
+            RoomEvent::Join { conn, name } => self.join(conn, &name),
+            RoomEvent::Line { from, message } => match message {
+                Ok(message) => self.message(from, message),
+                Err(error) => self.garbage(from, &error),
+            },
+            RoomEvent::Board { from, game } => self.load(from, game),
+            RoomEvent::Left { from, how } => self.depart(from, &how),
+            RoomEvent::Kick(conn) => self.kick(&conn),
+            RoomEvent::KickSeated(reply) => {
+                let _ = reply.send(self.kick_seated());
+            }
+            RoomEvent::Status(reply) => {
+                let _ = reply.send(self.status());
+            }
+            RoomEvent::Inspect(reply) => {
+                let _ = reply.send(self.view());
+            }
+        }
+    }
+
+    /// A message from member `from` (parsed in the room's state).
+    fn message(&mut self, from: ConnId, message: ClientMessage) {
+        let Some(member) = self.members.by_conn(from) else {
+            // Sent before it was removed (garbage, kick): nobody to answer.
+            return;
+        };
+        let (conn, id, name) = (Arc::clone(&member.conn), member.id, member.name.clone());
+        match message {
+            ClientMessage::Place { x, y } => self.place(&conn, id, x, y),
+            ClientMessage::Pass => self.pass(&conn, id),
+            ClientMessage::Message(text) => {
+                conn.accepted();
+                self.broadcast(&[ServerMessage::Message { from: name, text }]);
+            }
+            ClientMessage::NewBoard => self.new_board(&conn, id),
+            ClientMessage::SetName(text) => self.set_name(&conn, id, text),
+            ClientMessage::Quitting(given) => self.quit(&conn, id, given),
+            // Never sent here: the connection thread reads an SGF stream itself and
+            // sends it as a Board event; the others are parsed before joining.
+            ClientMessage::SendingBoard
+            | ClientMessage::Version(_)
+            | ClientMessage::Join
+            | ClientMessage::Status
+            | ClientMessage::Shutdown
+            | ClientMessage::Password(_)
+            | ClientMessage::Player(_) => {}
+        }
+    }
+
+    // ----- arrivals and departures -----
+
+    /// A client enters: it gets its ID, the player list, the seats and the board;
+    /// the others hear of it, and of the seat it took.
+    fn join(&mut self, conn: Arc<Connection>, wanted: &str) {
+        if self.members.by_conn(conn.id).is_some() {
+            return;
+        }
+        let (member, seat) = self.members.join(conn.id, wanted, Arc::clone(&conn));
+        let (id, name) = (member.id, member.name.clone());
+        conn.set_name(&name);
+        conn.accepted();
+        let role = seat.map_or("watching".to_string(), |c| format!("playing {c}"));
+        log::info!(
+            "bkgo room: {} joined as {name} (ID {id}), {role}",
+            conn.peer
+        );
+        let mut lines = vec![ServerMessage::Id(id)];
+        lines.extend(self.roster_and_board());
+        send_all(&conn, &lines);
+        let mut news = vec![
+            ServerMessage::AnnouncePlayer(name.clone()),
+            ServerMessage::AddPlayer(name.clone()),
+        ];
+        if let Some(colour) = seat {
+            news.push(ServerMessage::Seat {
+                colour,
+                player: Some(name),
+            });
+        }
+        self.broadcast_except(conn.id, &news);
+    }
+
+    /// Removes the member on `conn_id`, if it is one: the others get `GoodbyePlayer:`
+    /// and the seat line of a seat that changed hands or became empty.
+    fn remove(&mut self, conn_id: ConnId) -> Option<String> {
+        let (member, change) = self.members.leave(conn_id)?;
+        let mut news = vec![ServerMessage::GoodbyePlayer(member.name.clone())];
+        if let Some(change) = change {
+            news.push(ServerMessage::Seat {
+                colour: change.colour,
+                player: change.holder,
+            });
+        }
+        self.broadcast(&news);
+        Some(member.name)
+    }
+
+    /// A member's connection ended (it closed it, or the server did).
+    fn depart(&mut self, from: ConnId, how: &Departure) {
+        if let Some(name) = self.remove(from) {
+            match how {
+                Departure::Disconnected => log::info!("bkgo room: {name} disconnected"),
+                Departure::Closed(reason) => {
+                    log::info!("bkgo room: {name} was disconnected: {reason}");
+                }
+            }
+        }
+    }
+
+    /// `Quitting:` with the member's own ID removes it and closes its connection.
+    fn quit(&mut self, conn: &Arc<Connection>, id: PlayerId, given: PlayerId) {
+        if given != id {
+            refuse(conn, &Refusal::NotYourId { given, yours: id });
+            return;
+        }
+        conn.accepted();
+        if let Some(name) = self.remove(conn.id) {
+            log::info!("bkgo room: {name} quit");
+        }
+        conn.close(QUIT_REASON);
+    }
+
+    /// Garbage from a member: it is told why, then dropped.
+    fn garbage(&mut self, from: ConnId, error: &ParseError) {
+        let Some(conn) = self.members.by_conn(from).map(|m| Arc::clone(&m.conn)) else {
+            return;
+        };
+        send_all(
+            &conn,
+            &[
+                ServerMessage::Dialog(error.to_string()),
+                ServerMessage::RejectedFatal,
+            ],
+        );
+        conn.close(&format!("it sent garbage: {error}"));
+        if let Some(name) = self.remove(from) {
+            log::info!("bkgo room: {name} was dropped for garbage: {error}");
+        }
+    }
+
+    /// The operator kicks a client: a member is told, removed, then closed.
+    fn kick(&mut self, conn: &Arc<Connection>) {
+        if self.members.by_conn(conn.id).is_some() {
+            send_all(
+                conn,
+                &[
+                    ServerMessage::Dialog("You were kicked out of the room by the operator".into()),
+                    ServerMessage::RejectedFatal,
+                ],
+            );
+            self.remove(conn.id);
+        }
+        conn.close(KICK_REASON);
+    }
+
+    /// The operator kicks both seated players (black first); their seats go to the
+    /// longest-waiting watchers. Returns their names.
+    fn kick_seated(&mut self) -> Vec<String> {
+        let seated: Vec<(String, Arc<Connection>)> =
+            [crate::go::Colour::Black, crate::go::Colour::White]
+                .into_iter()
+                .filter_map(|colour| self.members.holder(colour))
+                .map(|m| (m.name.clone(), Arc::clone(&m.conn)))
+                .collect();
+        for (name, conn) in &seated {
+            log::info!("bkgo room: operator kicked {name}");
+            self.kick(conn);
+        }
+        seated.into_iter().map(|(name, _)| name).collect()
+    }
+
+    /// The server shuts down: a game in progress is recorded, then every member is
+    /// told (the front end closes the connections).
+    fn shut_down(&mut self) {
+        let in_progress =
+            !self.game.is_over() && (!self.game.moves().is_empty() || self.game.setup().is_some());
+        if in_progress {
+            self.record("Void");
+        }
+        self.broadcast(&[
+            ServerMessage::Dialog("The server is shutting down: the room is closed".into()),
+            ServerMessage::RejectedFatal,
+        ]);
+        log::info!("bkgo room: closed");
+    }
+
+    // ----- sending -----
+
+    /// Sends `messages` to every member, each line formatted once.
+    fn broadcast(&self, messages: &[ServerMessage]) {
+        self.broadcast_to(messages, |_| true);
+    }
+
+    /// Sends `messages` to every member but the one on `except`.
+    fn broadcast_except(&self, except: ConnId, messages: &[ServerMessage]) {
+        self.broadcast_to(messages, |conn| conn != except);
+    }
+
+    fn broadcast_to(&self, messages: &[ServerMessage], to: impl Fn(ConnId) -> bool) {
+        let lines: Vec<String> = messages.iter().map(ToString::to_string).collect();
+        for member in self.members.iter().filter(|m| to(m.conn_id)) {
+            for line in &lines {
+                // A closed connection is reported by its reader thread as a Left event.
+                let _ = member.conn.send_line(line, false);
+            }
+        }
+    }
+
+    fn count_move(&self) {
+        self.counters.moves.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+/// Sends `messages` to one client, in order.
+fn send_all(conn: &Connection, messages: &[ServerMessage]) {
+    for message in messages {
+        // A closed connection is reported by its reader thread as a Left event.
+        let _ = conn.send(message);
+    }
+}
+
+/// Refuses a client's message without dropping it.
+fn refuse(conn: &Connection, refusal: &Refusal) {
+    send_all(
+        conn,
+        &[
+            ServerMessage::Dialog(refusal.to_string()),
+            ServerMessage::RejectedNonFatal,
+        ],
+    );
+}
+
+/// `"Ann (black)"`, or `"black"` when the seat is free.
+fn label(name: Option<&str>, colour: Colour) -> String {
+    match name {
+        Some(name) => format!("{name} ({colour})"),
+        None => colour.to_string(),
+    }
+}

@@ -1,0 +1,259 @@
+//! Playing on the shared board: `Place` and `Pass` with the engine's verdicts, the end
+//! of a game and its record, `NewBoard`, a loaded SGF, the room's name.
+
+use super::{Ending, Room, label, refuse};
+use crate::frontend::bkgo::protocol::{PlayerId, Refusal, ServerMessage};
+use crate::frontend::names;
+use crate::go::{Colour, Game, IllegalMove, Komi, Move, Point};
+use crate::net::Connection;
+use crate::records;
+use crate::sgf::{self, RecordInfo, SgfError};
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::SystemTime;
+
+impl Room {
+    /// `Place: x, y` from member `id`: seated, its turn, on the board, legal.
+    pub(super) fn place(&mut self, conn: &Arc<Connection>, id: PlayerId, x: i64, y: i64) {
+        let Some(colour) = self.mover(conn, id, "Place") else {
+            return;
+        };
+        let size = self.game.size();
+        let on_board = |n: i64| u8::try_from(n).ok().filter(|&n| usize::from(n) < size);
+        let (Some(col), Some(row)) = (on_board(x), on_board(y)) else {
+            refuse(conn, &Refusal::OffBoard { x, y, size });
+            return;
+        };
+        match self.game.play(colour, Move::Play(Point::new(row, col))) {
+            Ok(_) => {
+                conn.accepted();
+                self.played_here += 1;
+                self.count_move();
+                self.broadcast(&[ServerMessage::Place {
+                    x: usize::from(col),
+                    y: usize::from(row),
+                }]);
+                self.check_move_limit();
+            }
+            Err(reason) => {
+                let refusal = match reason {
+                    IllegalMove::GameOver => Refusal::GameOver,
+                    IllegalMove::NotYourTurn { to_move } => self.not_your_turn(to_move),
+                    reason => Refusal::Illegal {
+                        x: usize::from(col),
+                        y: usize::from(row),
+                        reason,
+                    },
+                };
+                refuse(conn, &refusal);
+            }
+        }
+    }
+
+    /// `Pass` from member `id`: seated and its turn. The second pass in a row ends
+    /// the game.
+    pub(super) fn pass(&mut self, conn: &Arc<Connection>, id: PlayerId) {
+        let Some(colour) = self.mover(conn, id, "Pass") else {
+            return;
+        };
+        match self.game.play(colour, Move::Pass) {
+            Ok(report) => {
+                conn.accepted();
+                self.played_here += 1;
+                self.count_move();
+                self.broadcast(&[ServerMessage::Pass]);
+                if report.game_over {
+                    self.end("Game over: both players passed");
+                } else {
+                    self.check_move_limit();
+                }
+            }
+            Err(IllegalMove::NotYourTurn { to_move }) => {
+                let refusal = self.not_your_turn(to_move);
+                refuse(conn, &refusal);
+            }
+            Err(_) => refuse(conn, &Refusal::GameOver),
+        }
+    }
+
+    /// The colour member `id` may move for now, or the refusal sent (a watcher, the
+    /// game over, not its turn).
+    fn mover(&self, conn: &Connection, id: PlayerId, command: &'static str) -> Option<Colour> {
+        let refusal = match self.members.seat_of(id) {
+            None => Refusal::WatcherMove { command },
+            Some(_) if self.game.is_over() => Refusal::GameOver,
+            Some(colour) if colour != self.game.to_move() => {
+                self.not_your_turn(self.game.to_move())
+            }
+            Some(colour) => return Some(colour),
+        };
+        refuse(conn, &refusal);
+        None
+    }
+
+    fn not_your_turn(&self, to_move: Colour) -> Refusal {
+        Refusal::NotYourTurn {
+            to_move,
+            player: self.members.holder_name(to_move),
+        }
+    }
+
+    /// A game that reaches `--moves-per-point` moves per point ends and is scored:
+    /// it bounds the memory of a game that never ends.
+    fn check_move_limit(&mut self) {
+        let size = self.game.size();
+        let limit = self.settings.moves_per_point.saturating_mul(size * size);
+        if !self.game.is_over() && self.game.moves().len() >= limit {
+            self.end(&format!(
+                "Game over: the limit of {limit} moves was reached"
+            ));
+        }
+    }
+
+    /// The game ends on the board: its record is written, then the room hears the
+    /// area score and the winner. The board stays until `NewBoard`.
+    fn end(&mut self, why: &str) {
+        let score = self.game.score();
+        let margin = Komi::from_halves(
+            i32::try_from((score.black_halves() - score.white_halves()).abs()).unwrap_or(0),
+        );
+        let winner = score.winner();
+        let verdict = match winner {
+            Some(colour) => format!(
+                "{} wins by {margin}",
+                label(self.members.holder_name(colour).as_deref(), colour)
+            ),
+            None => "a draw".to_string(),
+        };
+        let text = format!(
+            "{why}. Area score: black {}, white {} (komi {}): {verdict}",
+            score.black_text(),
+            score.white_text(),
+            self.game.rules().komi
+        );
+        let code = match winner {
+            Some(Colour::Black) => format!("B+{margin}"),
+            Some(Colour::White) => format!("W+{margin}"),
+            None => "0".to_string(),
+        };
+        self.record(&code);
+        self.counters.games_finished.fetch_add(1, Ordering::Relaxed);
+        log::info!("bkgo room: game {} finished: {text}", self.number);
+        self.broadcast(&[ServerMessage::Dialog(text.clone())]);
+        self.ending = Some(Ending { text, code });
+    }
+
+    /// Writes the game's record into `--records`, if set, with result `code`.
+    pub(super) fn record(&self, code: &str) {
+        let Some(dir) = &self.settings.records else {
+            return;
+        };
+        let text = self.sgf(code);
+        let file_name = format!("bkgo-{}-{}.sgf", records::unix_seconds(), self.number);
+        records::save(
+            dir,
+            &file_name,
+            &text,
+            &format!("bkgo game {}", self.number),
+        );
+    }
+
+    /// The game's SGF, with result `code` (empty while it goes on).
+    pub(super) fn sgf(&self, code: &str) -> String {
+        let black = self.members.holder_name(Colour::Black).unwrap_or_default();
+        let white = self.members.holder_name(Colour::White).unwrap_or_default();
+        sgf::write(
+            &self.game,
+            &RecordInfo {
+                black: &black,
+                white: &white,
+                result: code,
+                started: self.started,
+            },
+        )
+    }
+
+    /// `NewBoard` from a seated member: a new empty game of the room's size; the room
+    /// gets the player list, the seats and the board again.
+    pub(super) fn new_board(&mut self, conn: &Arc<Connection>, id: PlayerId) {
+        if self.members.seat_of(id).is_none() {
+            refuse(
+                conn,
+                &Refusal::SeatedOnly {
+                    command: "NewBoard",
+                },
+            );
+            return;
+        }
+        conn.accepted();
+        self.start(self.empty.clone());
+        log::info!("bkgo room: game {} started by NewBoard", self.number);
+        let lines = self.roster_and_board();
+        self.broadcast(&lines);
+    }
+
+    /// An SGF stream (`SendingBoard` ... `EOF`) from member `from`: from a seated
+    /// member before the game's first `Place` or `Pass`, a readable record becomes
+    /// the board and the room gets it.
+    pub(super) fn load(&mut self, from: crate::net::ConnId, game: Result<Box<Game>, SgfError>) {
+        let Some(member) = self.members.by_conn(from) else {
+            return;
+        };
+        let (conn, id) = (Arc::clone(&member.conn), member.id);
+        let refusal = if self.members.seat_of(id).is_none() {
+            Refusal::SeatedOnly {
+                command: "SendingBoard",
+            }
+        } else if self.played_here > 0 {
+            Refusal::BoardAfterFirstMove
+        } else {
+            match game {
+                Ok(game) => {
+                    conn.accepted();
+                    self.start(*game);
+                    log::info!(
+                        "bkgo room: game {} loaded from SGF ({} moves)",
+                        self.number,
+                        self.game.moves().len()
+                    );
+                    let lines = self.board_lines();
+                    self.broadcast(&lines);
+                    return;
+                }
+                Err(error) => Refusal::Sgf(error),
+            }
+        };
+        refuse(&conn, &refusal);
+    }
+
+    /// `game` becomes the room's game: a new game number, nothing played here yet.
+    fn start(&mut self, game: Game) {
+        self.game = game;
+        self.played_here = 0;
+        self.ending = None;
+        self.number += 1;
+        self.started = SystemTime::now();
+    }
+
+    /// `SetName:` from a seated member names the room (shown by `status` and the
+    /// console). Nothing is broadcast.
+    pub(super) fn set_name(&mut self, conn: &Arc<Connection>, id: PlayerId, text: String) {
+        let refusal = if self.members.seat_of(id).is_none() {
+            Refusal::SeatedOnly { command: "SetName" }
+        } else {
+            match names::check(&text) {
+                Ok(()) => {
+                    conn.accepted();
+                    log::info!("bkgo room: named {text:?}");
+                    self.name = Some(text);
+                    return;
+                }
+                Err(broken) => Refusal::BadName {
+                    command: "SetName",
+                    broken,
+                },
+            }
+        };
+        refuse(conn, &refusal);
+    }
+}

@@ -1,0 +1,90 @@
+//! What the room shows: the summary it publishes for the console, the console's
+//! detailed view, the `status` line, and the lines that send the roster and the board.
+
+use super::Room;
+use crate::frontend::bkgo::protocol::{ServerMessage, Status};
+use crate::frontend::bkgo::summary::RoomView;
+use crate::go::{Colour, Move};
+
+impl Room {
+    /// Publishes the summary the console reads, after every event.
+    pub(super) fn publish(&self) {
+        let members = self.members.rows();
+        let mut summary = self.summary.lock();
+        summary.name.clone_from(&self.name);
+        summary.members = members;
+        summary.size = self.game.size();
+        summary.moves = self.game.moves().len();
+        summary.to_move = (!self.game.is_over()).then(|| self.game.to_move());
+        summary.result = self.ending.as_ref().map(|e| e.text.clone());
+    }
+
+    /// The room in detail, for the console.
+    pub(super) fn view(&self) -> RoomView {
+        let last_move = self.game.last_move();
+        let last_stone = last_move.and_then(|m| match m.mv {
+            Move::Play(point) => Some(point),
+            Move::Pass => None,
+        });
+        let score = self.game.score();
+        RoomView {
+            summary: self.summary.lock().clone(),
+            board: self.game.board().render(last_stone),
+            last_move,
+            captures: (
+                self.game.captures(Colour::Black),
+                self.game.captures(Colour::White),
+            ),
+            score: (score.black_text(), score.white_text()),
+            sgf: self.sgf(self.result_code()),
+        }
+    }
+
+    /// The `status` line's numbers: moves, the area score of the board, players.
+    pub(super) fn status(&self) -> Status {
+        let score = self.game.score();
+        Status {
+            moves: self.game.moves().len(),
+            black: score.black_text(),
+            white: score.white_text(),
+            players: self.members.len(),
+            name: self.name.clone(),
+        }
+    }
+
+    /// `ClearPlayers`, an `AddPlayer:` per member in join order, the two seats, then
+    /// the board: what a joiner gets after its ID, and the room after `NewBoard`.
+    pub(super) fn roster_and_board(&self) -> Vec<ServerMessage> {
+        let mut lines = vec![ServerMessage::ClearPlayers];
+        lines.extend(
+            self.members
+                .iter()
+                .map(|m| ServerMessage::AddPlayer(m.name.clone())),
+        );
+        for colour in [Colour::Black, Colour::White] {
+            lines.push(ServerMessage::Seat {
+                colour,
+                player: self.members.holder_name(colour),
+            });
+        }
+        lines.extend(self.board_lines());
+        lines
+    }
+
+    /// `Board:`, the game's SGF line by line, `EOF`.
+    pub(super) fn board_lines(&self) -> Vec<ServerMessage> {
+        let sgf = self.sgf(self.result_code());
+        let mut lines = vec![ServerMessage::Board];
+        lines.extend(
+            sgf.lines()
+                .map(|line| ServerMessage::SgfLine(line.to_string())),
+        );
+        lines.push(ServerMessage::Eof);
+        lines
+    }
+
+    /// The SGF `RE` value of the game: its result once it has ended, else empty.
+    fn result_code(&self) -> &str {
+        self.ending.as_ref().map_or("", |e| e.code.as_str())
+    }
+}

@@ -1,0 +1,322 @@
+//! One Bkgo client's connection thread: the greeting, the version line, the one
+//! request (`status`; `shutdown` and its password; `join` and its `Player:`), then, in
+//! the room, every line handed to the room loop in the order it came. An SGF stream
+//! (`SendingBoard` ... `EOF`) is gathered and replayed here, so the room gets it as one
+//! event and never spends its time parsing.
+//!
+//! Before joining, garbage is answered here (`Dialog:` and `ServerRejectedFatal`) and
+//! the connection closes; in the room, the room answers it, in order with the rest.
+//! Until it has joined, a client is held to the handshake timeout from connecting.
+
+use super::BkgoFrontEnd;
+use super::event::{Departure, RoomEvent};
+use super::password::Verdict;
+use super::protocol::{
+    self, ClientMessage, END_OF_SGF, Expecting, ParseError, Refusal, ServerMessage,
+};
+use super::upload::Upload;
+use crate::frontend::names;
+use crate::net::{self, Connection, IDLE_READ_BOUND, Incoming};
+use std::borrow::Cow;
+use std::net::{SocketAddr, TcpStream};
+use std::ops::ControlFlow;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// How long a client waiting for `Player:` may leave a started line unfinished before
+/// a Java object in it is answered: `ObjectOutputStream` sends no line end.
+pub const JAVA_OBJECT_PAUSE: Duration = Duration::from_millis(500);
+
+/// Serves one client until it disconnects or is disconnected.
+pub fn serve(stream: TcpStream, peer: SocketAddr, front: &BkgoFrontEnd) {
+    let conn = match front.context.connections.open(stream, peer) {
+        Ok(conn) => conn,
+        Err(e) => {
+            log::warn!("{peer}: cannot set up the connection: {e}");
+            return;
+        }
+    };
+    front.register(&conn);
+    log::info!("{} connected (Bkgo)", conn.label());
+    let _ = conn.send(&ServerMessage::Greeting);
+    let mut session = Session {
+        front,
+        expecting: Expecting::Version,
+        connected: Instant::now(),
+        upload: None,
+    };
+    let why = net::read_lines(&conn, front.context.settings.lines, &mut session);
+    let reason = conn.close_reason();
+    log::info!(
+        "{} disconnected: {}",
+        conn.label(),
+        reason.clone().unwrap_or(why)
+    );
+    if session.expecting == Expecting::Room {
+        let how = reason.map_or(Departure::Disconnected, Departure::Closed);
+        // During shutdown the room may be gone: then nobody is left to tell.
+        let _ = front.room.send(RoomEvent::Left { from: conn.id, how });
+    }
+    front.unregister(conn.id);
+}
+
+/// The Bkgo side of one connection's read loop.
+struct Session<'a> {
+    front: &'a BkgoFrontEnd,
+    /// What the client may send now.
+    expecting: Expecting,
+    /// When it connected: its handshake timeout runs from here until it joins.
+    connected: Instant,
+    /// The SGF stream it is sending, between `SendingBoard` and `EOF`.
+    upload: Option<Upload>,
+}
+
+impl net::Lines for Session<'_> {
+    fn next_wait(&mut self, conn: &Arc<Connection>) -> Result<Duration, String> {
+        if self.expecting == Expecting::Room {
+            return Ok(IDLE_READ_BOUND);
+        }
+        let left = match self.front.context.settings.handshake_timeout {
+            None => IDLE_READ_BOUND,
+            Some(timeout) => {
+                let left = self
+                    .connected
+                    .checked_add(timeout)
+                    .map_or(IDLE_READ_BOUND, |end| {
+                        end.saturating_duration_since(Instant::now())
+                    });
+                if left.is_zero() {
+                    let seconds = timeout.as_secs();
+                    fatal(
+                        conn,
+                        &format!(
+                            "Timed out: expected {} within {seconds} s of connecting, closing the connection",
+                            self.expecting
+                        ),
+                    );
+                    return Err(format!("it did not join within {seconds} s"));
+                }
+                left.min(IDLE_READ_BOUND)
+            }
+        };
+        if self.expecting == Expecting::Player {
+            // Wake up soon enough to answer a Java object that has no line end.
+            return Ok(left.min(JAVA_OBJECT_PAUSE));
+        }
+        Ok(left)
+    }
+
+    fn line(&mut self, conn: &Arc<Connection>, line: Incoming) -> ControlFlow<String> {
+        if self.upload.is_some() {
+            return self.sgf_line(conn, line);
+        }
+        let message = match line {
+            Incoming::Line(text) => protocol::parse(&text, self.expecting),
+            Incoming::TooLong => Err(ParseError::LineTooLong {
+                max_bytes: self.front.context.settings.lines.max_line_bytes,
+            }),
+            Incoming::NotUtf8 => Err(ParseError::NotUtf8),
+        };
+        match (self.expecting, message) {
+            (Expecting::Room, Ok(ClientMessage::SendingBoard)) => {
+                self.upload = Some(Upload::new());
+                ControlFlow::Continue(())
+            }
+            // In the room, the room answers, in order with everything else.
+            (Expecting::Room, message) => self.to_room(RoomEvent::Line {
+                from: conn.id,
+                message,
+            }),
+            (_, Ok(message)) => self.request(conn, message),
+            (_, Err(error)) => {
+                fatal(conn, &error.to_string());
+                ControlFlow::Break(format!("it sent garbage: {error}"))
+            }
+        }
+    }
+
+    fn logged<'a>(&self, line: &'a str) -> Cow<'a, str> {
+        if self.expecting == Expecting::Password {
+            Cow::Borrowed("<the line after GimmePassword, not shown>")
+        } else if line.trim_start().starts_with("Password") {
+            Cow::Borrowed("Password: <not shown>")
+        } else {
+            Cow::Borrowed(line)
+        }
+    }
+
+    fn binary_line(&mut self, conn: &Arc<Connection>, bytes: &[u8]) -> Option<ControlFlow<String>> {
+        self.java_object(conn, bytes)
+    }
+
+    fn unfinished_line(
+        &mut self,
+        conn: &Arc<Connection>,
+        bytes: &[u8],
+    ) -> Option<ControlFlow<String>> {
+        self.java_object(conn, bytes)
+    }
+}
+
+impl Session<'_> {
+    /// A binary Java object instead of `Player:` is refused (it is not garbage): the
+    /// client may still send `Player:`. Anything else binary is left to [`Self::line`].
+    fn java_object(&mut self, conn: &Arc<Connection>, bytes: &[u8]) -> Option<ControlFlow<String>> {
+        if self.expecting != Expecting::Player || !protocol::is_java_object(bytes) {
+            return None;
+        }
+        log::info!(
+            "{} sent a binary Java object instead of Player:",
+            conn.label()
+        );
+        refuse(conn, &Refusal::JavaObject);
+        Some(ControlFlow::Continue(()))
+    }
+
+    /// The one request a client makes before joining, and its answer.
+    fn request(&mut self, conn: &Arc<Connection>, message: ClientMessage) -> ControlFlow<String> {
+        let context = &self.front.context;
+        match message {
+            ClientMessage::Version(_) => {
+                conn.accepted();
+                let _ = conn.send(&ServerMessage::Ok);
+                self.expecting = Expecting::Request;
+            }
+            ClientMessage::Join => {
+                conn.accepted();
+                let _ = conn.send(&ServerMessage::GimmeGoPlayer);
+                self.expecting = Expecting::Player;
+            }
+            ClientMessage::Shutdown => {
+                conn.accepted();
+                let _ = conn.send(&ServerMessage::GimmePassword);
+                self.expecting = Expecting::Password;
+            }
+            ClientMessage::Status => {
+                conn.accepted();
+                match self.front.status() {
+                    Ok(status) => {
+                        let _ = conn.send(&ServerMessage::Status(status));
+                    }
+                    Err(why) => fatal(conn, &format!("No status: {why}")),
+                }
+                return ControlFlow::Break("status answered".into());
+            }
+            ClientMessage::Password(guess) => {
+                return match self.front.gate.judge(&guess, &context.shutdown) {
+                    Verdict::Right => {
+                        let _ = conn.send(&ServerMessage::Terminated);
+                        log::warn!("{}: remote shutdown with the right password", conn.label());
+                        context.shutdown.trigger();
+                        ControlFlow::Break("remote shutdown".into())
+                    }
+                    Verdict::Wrong => {
+                        let _ = conn.send(&ServerMessage::RejectedFatal);
+                        log::warn!("{}: wrong shutdown password", conn.label());
+                        ControlFlow::Break("wrong shutdown password".into())
+                    }
+                };
+            }
+            ClientMessage::Player(name) => return self.join(conn, name),
+            // Parsed before joining, a room message is a ParseError::NotNow; this arm
+            // answers it the same way should that ever change.
+            other => {
+                let error = ParseError::NotNow {
+                    command: other.command(),
+                    expecting: self.expecting,
+                };
+                fatal(conn, &error.to_string());
+                return ControlFlow::Break(format!("it sent garbage: {error}"));
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// `Player: <name>`: a good name enters the room (the room answers); a broken one
+    /// is refused, and the client may try again.
+    fn join(&mut self, conn: &Arc<Connection>, name: String) -> ControlFlow<String> {
+        if let Err(broken) = names::check(&name) {
+            refuse(
+                conn,
+                &Refusal::BadName {
+                    command: "Player",
+                    broken,
+                },
+            );
+            return ControlFlow::Continue(());
+        }
+        let closed = self.front.context.shutdown.is_triggered()
+            || self
+                .front
+                .room
+                .send(RoomEvent::Join {
+                    conn: Arc::clone(conn),
+                    name,
+                })
+                .is_err();
+        if closed {
+            fatal(conn, "The server is shutting down");
+            return ControlFlow::Break("the room is closed".into());
+        }
+        self.expecting = Expecting::Room;
+        ControlFlow::Continue(())
+    }
+
+    /// A line of the SGF stream being sent: `EOF` ends it, and the stream, read and
+    /// replayed, goes to the room.
+    fn sgf_line(&mut self, conn: &Arc<Connection>, line: Incoming) -> ControlFlow<String> {
+        let error = match line {
+            Incoming::Line(text) if text.trim() == END_OF_SGF => {
+                let Some(upload) = self.upload.take() else {
+                    return ControlFlow::Continue(());
+                };
+                let settings = &self.front.context.settings;
+                let game = upload
+                    .load(settings.rules, settings.max_board_size)
+                    .map(Box::new);
+                return self.to_room(RoomEvent::Board {
+                    from: conn.id,
+                    game,
+                });
+            }
+            Incoming::Line(text) => {
+                if let Some(upload) = &mut self.upload {
+                    upload.push(&text);
+                }
+                return ControlFlow::Continue(());
+            }
+            Incoming::TooLong => ParseError::LineTooLong {
+                max_bytes: self.front.context.settings.lines.max_line_bytes,
+            },
+            Incoming::NotUtf8 => ParseError::NotUtf8,
+        };
+        // A line that is not one of an SGF text is garbage here too.
+        self.upload = None;
+        self.to_room(RoomEvent::Line {
+            from: conn.id,
+            message: Err(error),
+        })
+    }
+
+    /// Hands an event to the room; the connection ends if the room is gone (the
+    /// server is shutting down).
+    fn to_room(&self, event: RoomEvent) -> ControlFlow<String> {
+        match self.front.room.send(event) {
+            Ok(()) => ControlFlow::Continue(()),
+            Err(_) => ControlFlow::Break("the room is closed".into()),
+        }
+    }
+}
+
+/// Garbage (or the end): `Dialog: <text>`, then `ServerRejectedFatal`; the caller
+/// closes the connection.
+fn fatal(conn: &Connection, text: &str) {
+    let _ = conn.send(&ServerMessage::Dialog(text.to_string()));
+    let _ = conn.send(&ServerMessage::RejectedFatal);
+}
+
+/// A refusal that keeps the connection: `Dialog: <reason>`, `ServerRejectedNonFatal`.
+fn refuse(conn: &Connection, refusal: &Refusal) {
+    let _ = conn.send(&ServerMessage::Dialog(refusal.to_string()));
+    let _ = conn.send(&ServerMessage::RejectedNonFatal);
+}

@@ -1,0 +1,127 @@
+//! What the room publishes for the operator console: a summary after every event, a
+//! detailed view on request, and the front end's counters.
+
+use crate::go::{Colour, PlayedMove};
+use crate::net::ConnId;
+use std::fmt;
+use std::sync::atomic::AtomicU64;
+use std::time::Instant;
+
+/// Live counters for the console's `stats`.
+#[derive(Debug, Default)]
+pub struct Counters {
+    /// Moves (passes included) accepted since start.
+    pub moves: AtomicU64,
+    /// Games that ended (by two passes or the move limit) since start.
+    pub games_finished: AtomicU64,
+}
+
+/// What a member does in the room.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// Seated, playing black.
+    Black,
+    /// Seated, playing white.
+    White,
+    /// Watching and chatting.
+    Watching,
+}
+
+impl Role {
+    /// The role of the player in seat `colour`.
+    pub fn seated(colour: Colour) -> Role {
+        match colour {
+            Colour::Black => Role::Black,
+            Colour::White => Role::White,
+        }
+    }
+}
+
+impl fmt::Display for Role {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Role::Black => "black",
+            Role::White => "white",
+            Role::Watching => "watching",
+        })
+    }
+}
+
+/// One member of the room, as the console lists it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MemberRow {
+    /// Its connection.
+    pub conn: ConnId,
+    /// The name it was granted.
+    pub name: String,
+    /// What it does.
+    pub role: Role,
+}
+
+/// The room at a glance.
+#[derive(Clone, Debug)]
+pub struct RoomSummary {
+    /// The room's name, once a seated player set one.
+    pub name: Option<String>,
+    /// Every member, in join order.
+    pub members: Vec<MemberRow>,
+    /// The current board's size.
+    pub size: usize,
+    /// Moves of the current game, passes included.
+    pub moves: usize,
+    /// Who is to move; `None` once the game is over.
+    pub to_move: Option<Colour>,
+    /// How the current game ended, once it has.
+    pub result: Option<String>,
+    /// When the room opened (with the server).
+    pub opened: Instant,
+}
+
+impl RoomSummary {
+    /// An empty room with a `size` board, black to move.
+    pub fn new(size: usize) -> RoomSummary {
+        RoomSummary {
+            name: None,
+            members: Vec::new(),
+            size,
+            moves: 0,
+            to_move: Some(Colour::Black),
+            result: None,
+            opened: Instant::now(),
+        }
+    }
+
+    /// The name of the player in seat `colour`, if it is taken.
+    pub fn seated(&self, colour: Colour) -> Option<&str> {
+        let role = Role::seated(colour);
+        self.members
+            .iter()
+            .find(|m| m.role == role)
+            .map(|m| m.name.as_str())
+    }
+
+    /// The watchers' names, longest-waiting first.
+    pub fn watchers(&self) -> impl Iterator<Item = &str> {
+        self.members
+            .iter()
+            .filter(|m| m.role == Role::Watching)
+            .map(|m| m.name.as_str())
+    }
+}
+
+/// The room in detail (the console's `board` and `sgf`).
+#[derive(Clone, Debug)]
+pub struct RoomView {
+    /// The summary.
+    pub summary: RoomSummary,
+    /// The board drawn with coordinates, the last stone marked.
+    pub board: String,
+    /// The last move of the current game, if any.
+    pub last_move: Option<PlayedMove>,
+    /// Stones captured by black and by white.
+    pub captures: (usize, usize),
+    /// Area score so far (black, white with komi), as `status` writes them.
+    pub score: (String, String),
+    /// The current game's SGF, as `Board:` sends it.
+    pub sgf: String,
+}
