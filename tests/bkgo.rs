@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{Client, PATIENCE, TestServer};
+use common::{Client, PATIENCE, TestServer, small_receive_buffer};
 use goserver::console::{Console, Outcome};
 use goserver::secret::Secret;
 use goserver::server::Protocol;
@@ -1255,24 +1255,6 @@ fn fifty_clients_chatting_while_two_play_see_every_broadcast_in_one_order() {
     for (i, lines) in seen.iter().enumerate() {
         assert_eq!(lines, &seen[0], "client {i} saw another order");
     }
-}
-
-/// Shrinks a client socket's receive buffer, so its window fills after a few kilobytes
-/// it does not read.
-fn small_receive_buffer(stream: &std::net::TcpStream) {
-    use std::os::fd::AsRawFd;
-    let size: libc::c_int = 4096;
-    // SAFETY: a valid socket descriptor and a c_int option value of the size given.
-    let status = unsafe {
-        libc::setsockopt(
-            stream.as_raw_fd(),
-            libc::SOL_SOCKET,
-            libc::SO_RCVBUF,
-            std::ptr::from_ref(&size).cast(),
-            std::mem::size_of::<libc::c_int>() as libc::socklen_t,
-        )
-    };
-    assert_eq!(status, 0, "setsockopt SO_RCVBUF");
 }
 
 #[test]

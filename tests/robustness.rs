@@ -200,24 +200,6 @@ fn timeouts_beyond_any_clock_mean_no_timeout() {
     both(&mut ann, &mut bob, "ACKNOWLEDGE_MOVE+1+0;1+PLAYING;2;1000");
 }
 
-/// Shrinks a client socket's receive buffer, so its receive window fills after a few
-/// kilobytes the client does not read.
-fn small_receive_buffer(stream: &std::net::TcpStream) {
-    use std::os::fd::AsRawFd;
-    let size: libc::c_int = 4096;
-    // SAFETY: a valid socket descriptor and a c_int option value of the size given.
-    let status = unsafe {
-        libc::setsockopt(
-            stream.as_raw_fd(),
-            libc::SOL_SOCKET,
-            libc::SO_RCVBUF,
-            std::ptr::from_ref(&size).cast(),
-            std::mem::size_of::<libc::c_int>() as libc::socklen_t,
-        )
-    };
-    assert_eq!(status, 0, "setsockopt SO_RCVBUF");
-}
-
 #[test]
 fn a_client_that_floods_without_reading_is_dropped_and_its_partner_wins() {
     let server = TestServer::start();

@@ -9,16 +9,19 @@
 //! - [`spectrangle`]: Spectrangle, the tile game for 2 to 4 players.
 //! - [`bkgo`]: Bkgo 0.6, one shared Go room per server (two seated, the rest watch).
 //! - [`names`]: the player-name rules the Go front ends share.
+//! - [`quote`]: client text quoted back in error messages.
 
 pub mod bkgo;
 pub mod go;
 pub mod names;
+pub mod quote;
 pub mod spectrangle;
 
 use crate::net::{Connection, Connections};
 use crate::settings::Settings;
 use crate::shutdown::Shutdown;
 use crate::workers::Workers;
+use crossbeam_channel::Sender;
 use std::net::{SocketAddr, TcpStream};
 use std::sync::Arc;
 use std::sync::atomic::AtomicU64;
@@ -75,6 +78,51 @@ pub struct Context {
     pub connections: Arc<Connections>,
     /// Threads for game loops, one game at a time each.
     pub games: Arc<Workers>,
+}
+
+/// How long the console waits for a game loop to answer a question: a loop answers
+/// between two events, and no event takes long.
+pub const QUERY_TIMEOUT: Duration = Duration::from_secs(2);
+
+/// Why a game loop did not answer a question.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unanswered {
+    /// The loop has ended.
+    Gone,
+    /// It did not answer within [`QUERY_TIMEOUT`].
+    TooSlow,
+}
+
+impl std::fmt::Display for Unanswered {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unanswered::Gone => f.write_str("has ended"),
+            Unanswered::TooSlow => write!(
+                f,
+                "did not answer within {} s: try again",
+                QUERY_TIMEOUT.as_secs()
+            ),
+        }
+    }
+}
+
+/// Asks the game loop behind `inbox` a question for the console: `question` puts the
+/// reply channel into the loop's event, and the answer is awaited at most
+/// [`QUERY_TIMEOUT`], so the console never hangs on a game.
+///
+/// # Errors
+///
+/// [`Unanswered`]: the loop has ended, or is too slow.
+pub fn ask<E, T>(
+    inbox: &Sender<E>,
+    question: impl FnOnce(Sender<T>) -> E,
+) -> Result<T, Unanswered> {
+    let (reply, answer) = crossbeam_channel::bounded(1);
+    inbox.send(question(reply)).map_err(|_| Unanswered::Gone)?;
+    answer.recv_timeout(QUERY_TIMEOUT).map_err(|e| match e {
+        crossbeam_channel::RecvTimeoutError::Timeout => Unanswered::TooSlow,
+        crossbeam_channel::RecvTimeoutError::Disconnected => Unanswered::Gone,
+    })
 }
 
 /// Live counters of a front end, for the console's `stats`.

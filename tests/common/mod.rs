@@ -281,3 +281,21 @@ pub fn expect_configs(
         "ACKNOWLEDGE_CONFIG+{second_name}+{second_colour}+{size}+{state}+{first_name}"
     ));
 }
+
+/// Shrinks a client socket's receive buffer, so its window fills after a few kilobytes
+/// it does not read.
+pub fn small_receive_buffer(stream: &TcpStream) {
+    use std::os::fd::AsRawFd;
+    let size: libc::c_int = 4096;
+    // SAFETY: a valid socket descriptor and a c_int option value of the size given.
+    let status = unsafe {
+        libc::setsockopt(
+            stream.as_raw_fd(),
+            libc::SOL_SOCKET,
+            libc::SO_RCVBUF,
+            std::ptr::from_ref(&size).cast(),
+            std::mem::size_of::<libc::c_int>() as libc::socklen_t,
+        )
+    };
+    assert_eq!(status, 0, "setsockopt SO_RCVBUF");
+}

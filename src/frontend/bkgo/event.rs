@@ -3,26 +3,15 @@
 
 use super::protocol::{ClientMessage, ParseError, Status};
 use super::summary::RoomView;
+use crate::frontend::Departure;
 use crate::go::Game;
 use crate::net::{ConnId, Connection};
 use crate::sgf::SgfError;
 use crossbeam_channel::Sender;
 use std::sync::Arc;
 
-/// The close reason recorded on a connection the operator kicked.
-pub const KICK_REASON: &str = "kicked by operator";
-
 /// The close reason recorded on a connection whose client sent `Quitting:`.
 pub const QUIT_REASON: &str = "it sent Quitting";
-
-/// How a member's connection ended, as its connection thread saw it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Departure {
-    /// The client closed its connection.
-    Disconnected,
-    /// The server closed it, for this reason (output stalled, kicked, garbage, ...).
-    Closed(String),
-}
 
 /// One event for the room loop.
 pub enum RoomEvent {

@@ -23,11 +23,13 @@ pub mod session;
 pub mod summary;
 pub mod upload;
 
-use super::{ClientRow, Context, FrontEnd, GameRow, Record, Tally};
+use super::{
+    ClientRow, Context, Counters, FrontEnd, GameRow, KICK_REASON, Record, Tally, Unanswered,
+};
 use crate::go::Game;
 use crate::net::{ConnId, Connection};
-use crossbeam_channel::{RecvTimeoutError, Sender};
-use event::{KICK_REASON, RoomEvent};
+use crossbeam_channel::Sender;
+use event::RoomEvent;
 use parking_lot::Mutex;
 use password::PasswordGate;
 use protocol::{ServerMessage, Status};
@@ -39,10 +41,7 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
-use summary::{Counters, RoomSummary, RoomView};
-
-/// How long the console and `status` wait for the room to answer a query.
-pub const QUERY_TIMEOUT: Duration = Duration::from_secs(5);
+use summary::{RoomSummary, RoomView};
 
 /// The net layer sends anything that is a `Message`. The impl lives here, where the
 /// front end joins its layers, so that `protocol` (pure) need not know `net`.
@@ -109,19 +108,11 @@ impl BkgoFrontEnd {
         self.clients.lock().remove(&conn);
     }
 
-    /// Asks the room a question (the reply comes on `reply`), waiting at most
-    /// [`QUERY_TIMEOUT`].
+    /// Asks the room a question (the reply comes on its `Sender`).
     fn ask<T>(&self, question: impl FnOnce(Sender<T>) -> RoomEvent) -> Result<T, String> {
-        let (reply, answer) = crossbeam_channel::bounded(1);
-        if self.room.send(question(reply)).is_err() {
-            return Err(closed());
-        }
-        answer.recv_timeout(QUERY_TIMEOUT).map_err(|e| match e {
-            RecvTimeoutError::Timeout => format!(
-                "the Bkgo room did not answer within {} s: try again",
-                QUERY_TIMEOUT.as_secs()
-            ),
-            RecvTimeoutError::Disconnected => closed(),
+        super::ask(&self.room, question).map_err(|e| match e {
+            Unanswered::Gone => closed(),
+            Unanswered::TooSlow => format!("the Bkgo room {e}"),
         })
     }
 

@@ -9,12 +9,13 @@
 //! Until it has joined, a client is held to the handshake timeout from connecting.
 
 use super::BkgoFrontEnd;
-use super::event::{Departure, RoomEvent};
+use super::event::{QUIT_REASON, RoomEvent};
 use super::password::Verdict;
 use super::protocol::{
     self, ClientMessage, END_OF_SGF, Expecting, ParseError, Refusal, ServerMessage,
 };
 use super::upload::Upload;
+use crate::frontend::Departure;
 use crate::frontend::names;
 use crate::net::{self, Connection, IDLE_READ_BOUND, Incoming};
 use std::borrow::Cow;
@@ -53,7 +54,7 @@ pub fn serve(stream: TcpStream, peer: SocketAddr, front: &BkgoFrontEnd) {
         reason.clone().unwrap_or(why)
     );
     if session.expecting == Expecting::Room {
-        let how = reason.map_or(Departure::Disconnected, Departure::Closed);
+        let how = Departure::of_closed(reason, Some(QUIT_REASON));
         // During shutdown the room may be gone: then nobody is left to tell.
         let _ = front.room.send(RoomEvent::Left { from: conn.id, how });
     }

@@ -1,20 +1,10 @@
 //! What the room publishes for the operator console: a summary after every event, a
-//! detailed view on request, and the front end's counters.
+//! detailed view on request.
 
 use crate::go::{Colour, PlayedMove};
 use crate::net::ConnId;
 use std::fmt;
-use std::sync::atomic::AtomicU64;
 use std::time::Instant;
-
-/// Live counters for the console's `stats`.
-#[derive(Debug, Default)]
-pub struct Counters {
-    /// Moves (passes included) accepted since start.
-    pub moves: AtomicU64,
-    /// Games that ended (by two passes or the move limit) since start.
-    pub games_finished: AtomicU64,
-}
 
 /// What a member does in the room.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

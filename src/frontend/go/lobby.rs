@@ -18,7 +18,7 @@ use super::report;
 use super::route::Route;
 use super::summary::{GameStatus, GameSummary};
 use super::table::{self, Seating};
-use crate::frontend::{KICK_REASON, Shared};
+use crate::frontend::{KICK_REASON, Shared, names};
 use crate::net::{ConnId, Connection};
 use crate::workers::Finished;
 use crossbeam_channel::Sender;
@@ -244,7 +244,7 @@ impl Lobby {
             return Err(BotRefused::Full { game: id, players });
         }
         let inbox = entry.inbox.clone();
-        let name = free_name(&state.taken_names, BOT_NAME);
+        let name = names::grant(BOT_NAME, |name| state.taken_names.contains(name));
         if inbox.send(GameEvent::SeatBot(name.clone())).is_err() {
             // Its loop has just ended; it is about to leave the registry.
             return Err(BotRefused::Ended {
@@ -519,18 +519,6 @@ fn set_game(state: &mut LobbyState, conn: ConnId, game: Option<GameId>) {
     entry.route.set(seat);
 }
 
-/// `wanted` if nobody holds it, else the first free `wanted_N` (N from 2).
-fn free_name(taken: &HashSet<String>, wanted: &str) -> String {
-    if !taken.contains(wanted) {
-        return wanted.to_string();
-    }
-    // One of the first `taken.len() + 1` suffixes is free, so this always finds one.
-    (2..=taken.len() + 2)
-        .map(|n| format!("{wanted}_{n}"))
-        .find(|candidate| !taken.contains(candidate))
-        .unwrap_or_else(|| format!("{wanted}_{}", taken.len() + 2))
-}
-
 /// Frees the name of the bot seated in game `id`, if any.
 fn free_bot(state: &mut LobbyState, id: GameId) {
     if let Some(name) = state.bots.remove(&id) {
@@ -544,7 +532,7 @@ fn grant_name(state: &mut LobbyState, conn: &Connection, wanted: &str) -> String
     if let Some(previous) = previous {
         state.taken_names.remove(&previous);
     }
-    let granted = free_name(&state.taken_names, wanted);
+    let granted = names::grant(wanted, |name| state.taken_names.contains(name));
     state.taken_names.insert(granted.clone());
     if let Some(entry) = state.clients.get_mut(&conn.id) {
         entry.name = Some(granted.clone());

@@ -21,7 +21,9 @@ pub mod summary;
 pub mod table;
 pub mod thinker;
 
-use super::{BotRow, ClientRow, Context, FrontEnd, GameRow, Record, Shared, Tally};
+use super::{
+    BotRow, ClientRow, Context, FrontEnd, GameRow, Record, Shared, Tally, Unanswered, ask,
+};
 use crate::net::Connection;
 use event::GameEvent;
 use lobby::Lobby;
@@ -32,7 +34,6 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 use summary::{GameStatus, GameSummary, GameView};
-use table::INSPECT_TIMEOUT;
 
 /// The net layer sends anything that is a `Message`. The impl lives here, where the
 /// front end joins its layers, so that `protocol` (pure) need not know `net`.
@@ -80,21 +81,12 @@ impl GoFrontEnd {
         finished.into_iter().rev().find(|g| g.id == id)
     }
 
-    /// Asks game `id`'s loop for a view, waiting at most [`INSPECT_TIMEOUT`].
+    /// Asks game `id`'s loop for a view.
     fn inspect(&self, id: GameId) -> Result<GameView, String> {
-        let Some(inbox) = self.lobby.game_inbox(id) else {
-            return Err(self.not_live(id));
-        };
-        let (reply, answer) = crossbeam_channel::bounded(1);
-        if inbox.send(GameEvent::Inspect(reply)).is_err() {
-            return Err(self.not_live(id));
-        }
-        answer.recv_timeout(INSPECT_TIMEOUT).map_err(|e| match e {
-            crossbeam_channel::RecvTimeoutError::Timeout => format!(
-                "game {id} did not answer within {} s: try again",
-                INSPECT_TIMEOUT.as_secs()
-            ),
-            crossbeam_channel::RecvTimeoutError::Disconnected => self.not_live(id),
+        let inbox = self.lobby.game_inbox(id).ok_or_else(|| self.not_live(id))?;
+        ask(&inbox, GameEvent::Inspect).map_err(|e| match e {
+            Unanswered::Gone => self.not_live(id),
+            Unanswered::TooSlow => format!("game {id} {e}"),
         })
     }
 }

@@ -19,7 +19,9 @@ pub mod session;
 pub mod summary;
 pub mod table;
 
-use super::{ClientRow, Context, FrontEnd, GameRow, KICK_REASON, Record, Shared, Tally};
+use super::{
+    ClientRow, Context, FrontEnd, GameRow, KICK_REASON, Record, Shared, Tally, Unanswered, ask,
+};
 use crate::net::Connection;
 use event::TableEvent;
 use lobby::Lobbies;
@@ -30,7 +32,6 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 use summary::{GameId, Status, Summary, TableView};
-use table::INSPECT_TIMEOUT;
 
 /// The net layer sends anything that is a `Message`; the impl lives here, where the
 /// front end joins its layers, so that `protocol` (pure) need not know `net`.
@@ -72,21 +73,12 @@ impl SpectrangleFrontEnd {
         finished.into_iter().rev().find(|s| s.id == id)
     }
 
-    /// Asks table `id`'s loop for a view, waiting at most [`INSPECT_TIMEOUT`].
+    /// Asks table `id`'s loop for a view.
     fn inspect(&self, id: GameId) -> Result<TableView, String> {
-        let Some(inbox) = self.lobbies.inbox(id) else {
-            return Err(self.not_live(id));
-        };
-        let (reply, answer) = crossbeam_channel::bounded(1);
-        if inbox.send(TableEvent::Inspect(reply)).is_err() {
-            return Err(self.not_live(id));
-        }
-        answer.recv_timeout(INSPECT_TIMEOUT).map_err(|e| match e {
-            crossbeam_channel::RecvTimeoutError::Timeout => format!(
-                "game {id} did not answer within {} s: try again",
-                INSPECT_TIMEOUT.as_secs()
-            ),
-            crossbeam_channel::RecvTimeoutError::Disconnected => self.not_live(id),
+        let inbox = self.lobbies.inbox(id).ok_or_else(|| self.not_live(id))?;
+        ask(&inbox, TableEvent::Inspect).map_err(|e| match e {
+            Unanswered::Gone => self.not_live(id),
+            Unanswered::TooSlow => format!("game {id} {e}"),
         })
     }
 }

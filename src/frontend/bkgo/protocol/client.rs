@@ -6,7 +6,8 @@
 //! Whether a well-formed message may be obeyed (a watcher's `Place`, a name already
 //! taken) is decided later, by the room.
 
-use super::{CLIENT_VERSION_PREFIX, PlayerId, clip};
+use super::{CLIENT_VERSION_PREFIX, PlayerId};
+use crate::frontend::quote::clip;
 use std::fmt;
 
 /// What a client may send now: the state of its connection.

@@ -56,16 +56,6 @@ pub fn one_line(text: &str) -> String {
         .collect()
 }
 
-/// Client text quoted in a reason: at most 40 characters, printable, on one line.
-pub(crate) fn clip(text: &str) -> String {
-    const MAX_ECHO: usize = 40;
-    let mut clipped: String = one_line(text).chars().take(MAX_ECHO).collect();
-    if text.chars().count() > MAX_ECHO {
-        clipped.push_str("...");
-    }
-    clipped
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -80,9 +70,7 @@ mod tests {
     }
 
     #[test]
-    fn echoed_text_is_short_and_on_one_line() {
+    fn broadcast_text_is_on_one_line() {
         assert_eq!(one_line("a\tb\u{7}c"), "a b c");
-        assert_eq!(clip("short"), "short");
-        assert_eq!(clip(&"x".repeat(50)), format!("{}...", "x".repeat(40)));
     }
 }

@@ -20,9 +20,11 @@ mod members;
 mod play;
 mod view;
 
-use super::event::{Departure, KICK_REASON, QUIT_REASON, RoomEvent};
+use super::event::{QUIT_REASON, RoomEvent};
 use super::protocol::{ClientMessage, ParseError, PlayerId, Refusal, ServerMessage};
-use super::summary::{Counters, RoomSummary};
+use super::summary::RoomSummary;
+use crate::frontend::Counters;
+use crate::frontend::{Departure, KICK_REASON};
 use crate::go::{Colour, Game};
 use crate::net::{ConnId, Connection};
 use crate::settings::Settings;
@@ -268,12 +270,7 @@ impl Room {
     /// A member's connection ended (it closed it, or the server did).
     fn depart(&mut self, from: ConnId, how: &Departure) {
         if let Some(name) = self.remove(from) {
-            match how {
-                Departure::Disconnected => log::info!("bkgo room: {name} disconnected"),
-                Departure::Closed(reason) => {
-                    log::info!("bkgo room: {name} was disconnected: {reason}");
-                }
-            }
+            log::info!("bkgo room: {}", how.describe(&name));
         }
     }
 

@@ -2,6 +2,7 @@
 
 use super::GameId;
 use crate::frontend::names;
+use crate::frontend::quote::clip;
 use std::fmt;
 
 pub use names::MAX_NAME_CHARS;
@@ -297,21 +298,6 @@ fn valid_name(name: &str) -> Result<String, ParseError> {
             reason: broken.to_string(),
         }),
     }
-}
-
-/// Shortens echoed client text so an error line stays readable, and strips control
-/// characters so it cannot break the line.
-fn clip(text: &str) -> String {
-    const MAX_ECHO: usize = 40;
-    let mut clipped: String = text
-        .chars()
-        .filter(|c| !c.is_control())
-        .take(MAX_ECHO)
-        .collect();
-    if text.chars().count() > MAX_ECHO {
-        clipped.push_str("...");
-    }
-    clipped
 }
 
 #[cfg(test)]

@@ -444,6 +444,3 @@ fn random_colour(rng: &mut Rng) -> Colour {
         Colour::White
     }
 }
-
-/// How long the server waits for a console query to be answered by a game loop.
-pub const INSPECT_TIMEOUT: Duration = Duration::from_secs(2);

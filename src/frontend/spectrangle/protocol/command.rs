@@ -2,6 +2,7 @@
 //! wrong (see the module doc of `protocol` for why the two come apart).
 
 use super::ErrorCode;
+use crate::frontend::quote::clip;
 use crate::spectrangle::{Colour, Letters, Location, Rotation, Spelling};
 use base64::Engine as _;
 use std::fmt;
@@ -460,21 +461,6 @@ fn base64_text(text: &str) -> Result<String, ArgumentError> {
         .decode(text)
         .map(|_| text.to_string())
         .map_err(|_| ArgumentError::NotBase64 { got: clip(text) })
-}
-
-/// Shortens echoed client text so an error line stays readable, and strips control
-/// characters so it cannot break the line.
-fn clip(text: &str) -> String {
-    const MAX_ECHO: usize = 40;
-    let mut clipped: String = text
-        .chars()
-        .filter(|c| !c.is_control())
-        .take(MAX_ECHO)
-        .collect();
-    if text.chars().count() > MAX_ECHO {
-        clipped.push_str("...");
-    }
-    clipped
 }
 
 #[cfg(test)]

@@ -42,9 +42,6 @@ pub trait Seating: Send + Sync {
     fn redispatch(&self, from: &Arc<Connection>, command: Command);
 }
 
-/// How long the console waits for a table to answer.
-pub const INSPECT_TIMEOUT: Duration = Duration::from_secs(2);
-
 /// Starts the loop of table `id` on a thread of its own (from `shared.threads`).
 ///
 /// # Errors
