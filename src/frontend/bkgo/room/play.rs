@@ -98,8 +98,8 @@ impl Room {
         }
     }
 
-    /// A game that reaches `--moves-per-point` moves per point ends and is scored:
-    /// it bounds the memory of a game that never ends.
+    /// A game that reaches the move limit (`Settings::moves_per_point` moves per
+    /// point) ends and is scored: it bounds the memory of a game that never ends.
     fn check_move_limit(&mut self) {
         let size = self.game.size();
         let limit = self.settings.moves_per_point.saturating_mul(size * size);
