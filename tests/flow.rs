@@ -479,3 +479,48 @@ fn a_kicked_player_whose_game_has_not_started_is_told_too() {
     ann.expect("GAME_FINISHED+1++0;0+Ann was kicked by operator");
     ann.expect_closed();
 }
+
+#[test]
+fn a_handshake_sent_right_after_exit_seats_nobody() {
+    let server = TestServer::start();
+    let (mut ann, mut bob) = start_game(&server, 1, 5);
+    let mut wait = leader(&server, 2, "Wait");
+    wait.send("SET_CONFIG+2+1+9");
+    // Both lines in one packet: the HANDSHAKE reaches the lobby after the EXIT has
+    // ended game 1 and closed Ann's connection. It must seat nobody.
+    ann.send_raw(b"EXIT+1+Ann\nHANDSHAKE+Ann\n");
+    both(
+        &mut ann,
+        &mut bob,
+        "GAME_FINISHED+1+Bob+0;0+Ann exited: Bob wins",
+    );
+    ann.expect_closed();
+    // Game 2 still waits for a partner, and the name Ann is free again.
+    let mut cat = partner(&server, 2, "Ann");
+    expect_configs(&mut wait, "Wait", 1, &mut cat, "Ann", 9);
+}
+
+#[test]
+fn players_who_leave_together_before_the_start_are_seated_nowhere() {
+    let server = TestServer::start();
+    for round in 0..5 {
+        let mut lead = server.connect();
+        lead.send("HANDSHAKE+Lead");
+        let first = lead.expect_prefix("ACKNOWLEDGE_HANDSHAKE+");
+        let id = first.split('+').nth(1).expect("a game id").to_string();
+        lead.expect(&request_config(id.parse().expect("a number")));
+        let part = partner(&server, id.parse().expect("a number"), "Part");
+        drop(lead);
+        drop(part);
+        // Once the lobby has heard both leave (in whichever order, whatever their
+        // game did meanwhile), neither sits anywhere: a newcomer leads a game.
+        let deadline = std::time::Instant::now() + PATIENCE;
+        while !server.go().clients().is_empty() && std::time::Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let mut next = server.connect();
+        next.send("HANDSHAKE+Next");
+        let first = next.expect_prefix("ACKNOWLEDGE_HANDSHAKE+");
+        assert!(first.ends_with("+1"), "round {round}: {first}");
+    }
+}

@@ -80,6 +80,9 @@ pub enum HandshakeRefused {
     AlreadyInGame { game: GameId, name: String },
     /// The server is shutting down.
     ShuttingDown,
+    /// The connection is closed (a line it sent before its EXIT, or before it went):
+    /// there is nobody to seat.
+    Gone,
 }
 
 impl std::fmt::Display for HandshakeRefused {
@@ -90,6 +93,7 @@ impl std::fmt::Display for HandshakeRefused {
                 "You are already {name} in game {game}: HANDSHAKE is accepted only when you are not in a game"
             ),
             HandshakeRefused::ShuttingDown => write!(f, "The server is shutting down"),
+            HandshakeRefused::Gone => write!(f, "The connection is closed"),
         }
     }
 }
@@ -136,9 +140,15 @@ impl Lobby {
         }
         let new_game = {
             let mut state = self.state.lock();
-            if let Some(entry) = state.clients.get(&conn.id)
-                && let (Some(game), Some(name)) = (entry.route.game(), &entry.name)
-            {
+            // Under the lock, so a disconnect is either wholly before (then nothing is
+            // seated) or wholly after (then its Left reaches the game seated here).
+            let Some(entry) = state.clients.get(&conn.id) else {
+                return Err(HandshakeRefused::Gone);
+            };
+            if conn.is_closed() {
+                return Err(HandshakeRefused::Gone);
+            }
+            if let (Some(game), Some(name)) = (entry.route.game(), &entry.name) {
                 return Err(HandshakeRefused::AlreadyInGame {
                     game,
                     name: name.clone(),
@@ -283,9 +293,13 @@ impl Lobby {
 
     /// Seats a player: joins the oldest waiting game, or (when none waits) opens a
     /// new game with it as leader. Returns the new game's loop to start, if one was
-    /// opened.
+    /// opened. A player whose connection is gone is seated nowhere: its disconnect
+    /// has been (or is being) told to the game it left.
     fn seat_locked(&self, state: &mut LobbyState, player: Player) -> Option<NewGame> {
         let conn_id = player.conn.id;
+        if !is_connected(state, &player.conn) {
+            return None;
+        }
         let mut player = player;
         while let Some(id) = state.waiting.pop_front() {
             let Some(entry) = state.games.get(&id) else {
@@ -457,6 +471,10 @@ impl Seating for Lobby {
         state.waiting.retain(|g| *g != id);
         // The partner that left may have been the bot.
         free_bot(&mut state, id);
+        if !is_connected(&state, &leader.conn) {
+            // The leader is gone too: this game ends, and nobody waits in it.
+            return true;
+        }
         while let Some(other) = state.waiting.pop_front() {
             let joined = state
                 .games
@@ -517,6 +535,12 @@ fn set_game(state: &mut LobbyState, conn: ConnId, game: Option<GameId>) {
     };
     let seat = game.and_then(|id| Some((id, state.games.get(&id)?.inbox.clone())));
     entry.route.set(seat);
+}
+
+/// Whether `conn` is still connected: the lobby knows it and the server has not closed
+/// it (an EXIT, a kick, a stalled output).
+fn is_connected(state: &LobbyState, conn: &Connection) -> bool {
+    state.clients.contains_key(&conn.id) && !conn.is_closed()
 }
 
 /// Frees the name of the bot seated in game `id`, if any.
