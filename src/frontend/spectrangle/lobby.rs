@@ -312,7 +312,9 @@ impl Lobbies {
 
     /// Opens a lobby named `name`, or the lowest free default name when `None`.
     fn open_lobby(&self, state: &mut State, name: Option<LobbyName>) -> (GameId, NewTable) {
-        let default = name.is_none();
+        // A lobby named like a default one (`JOIN Ann default-2` with multilobby) is
+        // one: plain JOINs go there too.
+        let default = name.as_ref().is_none_or(|n| is_default_name(n.as_str()));
         let name = name.unwrap_or_else(|| free_default_name(state));
         let id = GameId(state.next_id);
         state.next_id += 1;
@@ -607,6 +609,18 @@ fn start_if_ready(table: &mut TableEntry) {
     if table.lobby.is_some() && table.members.len() >= 2 && all_ready {
         table.lobby = None;
         let _ = table.inbox.send(TableEvent::Start);
+    }
+}
+
+/// Whether `name` is a default lobby's name: `default`, or `default-<n>` for n ≥ 2.
+fn is_default_name(name: &str) -> bool {
+    match name.strip_prefix(DEFAULT_LOBBY) {
+        Some("") => true,
+        Some(rest) => rest
+            .strip_prefix('-')
+            .and_then(|n| n.parse::<u32>().ok())
+            .is_some_and(|n| n >= 2 && !rest.starts_with("-0")),
+        None => false,
     }
 }
 
