@@ -401,6 +401,14 @@ fn a_binary_java_object_instead_of_player_is_refused_and_player_may_follow() {
     expect_refusal(&mut bob, refusal);
     bob.send("Player: Bob");
     bob.expect("ID: 2");
+    // An object holds newline bytes (in lengths, hashes): what follows one is still the
+    // object, dropped, not garbage.
+    let mut cat = joining(&server);
+    let with_newlines = b"\xac\xed\x00\x05sr\x00\x0abkgo.GoPlayer\x12\x34\x0a\x56\x02\x00\x01L\x00\x04namet\x00\x12Ljava/lang/String;xpt\x00\x03Cat";
+    cat.send_raw(with_newlines);
+    expect_refusal(&mut cat, refusal);
+    cat.send("Player: Cat");
+    cat.expect("ID: 3");
 }
 
 #[test]
@@ -1037,6 +1045,11 @@ fn garbage_in_the_room_drops_its_sender_and_the_room_hears_goodbye() {
         ),
         (
             vec![b'y'; 5000],
+            "Line too long: at most 4096 bytes per line".into(),
+        ),
+        // 100 KB: garbage as soon as it passes the bound, not a silent cut.
+        (
+            vec![b'z'; 100_000],
             "Line too long: at most 4096 bytes per line".into(),
         ),
     ];

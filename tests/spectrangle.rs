@@ -357,7 +357,9 @@ fn before_join_only_join_and_the_extension_commands_are_accepted() {
     c.send("   ");
     c.send_raw(b"\xff\xfe\n");
     c.expect("ERROR 1 The line is not valid UTF-8 text");
-    c.send(&"x".repeat(5000));
+    c.send(&"x".repeat(100_000));
+    c.expect("ERROR 2 Line too long: at most 4096 bytes per line; it was discarded");
+    c.send(&"y".repeat(5000));
     c.expect("ERROR 2 Line too long: at most 4096 bytes per line; it was discarded");
     c.ask("JOIN Ann", "LOBBY Ann");
 }
@@ -661,6 +663,20 @@ fn multilobby_names_lobbies_creates_them_and_refuses_a_full_one() {
     );
     // A default lobby can be joined by its name.
     eve.ask("JOIN Eve default", "LOBBY Fay Gus Eve");
+}
+
+#[test]
+fn a_lobby_opened_under_a_default_name_is_a_default_lobby() {
+    let server = server();
+    let mut ann = client(&server);
+    ann.send("ENABLE_EXTENSION multilobby");
+    ann.ask("JOIN Ann default", "LOBBY Ann");
+    // Without multilobby Bob goes to the default lobby: the one Ann opened.
+    let mut bob = joined(&server, "Bob", "LOBBY Ann Bob");
+    ann.expect("LOBBY Ann Bob");
+    ann.ask("LOBBIES", "ACTIVE_LOBBIES default,Ann,Bob");
+    bob.send("EXIT");
+    ann.expect("LOBBY Ann");
 }
 
 #[test]

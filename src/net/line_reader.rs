@@ -1,5 +1,6 @@
 //! Reads lines from a byte stream, with a bound on their length.
 
+use super::Overlong;
 use std::io::{self, Read};
 
 /// What one call to [`LineReader::next_line`] found.
@@ -7,7 +8,8 @@ use std::io::{self, Read};
 pub enum Incoming {
     /// A complete line, without its `\n` or a trailing `\r`.
     Line(String),
-    /// A line longer than the limit ended; its bytes were discarded.
+    /// A line longer than the limit: its bytes were discarded (see
+    /// [`Overlong`](super::Overlong) for when this is reported).
     TooLong,
     /// A line that is not valid UTF-8.
     NotUtf8,
@@ -20,8 +22,8 @@ pub enum ReadError {
     Closed,
     /// No byte arrived within the read timeout.
     TimedOut,
-    /// The peer sent more than the flood limit without a newline.
-    Flood,
+    /// The peer sent more than `limit` bytes without a newline.
+    Flood { limit: usize },
     /// Any other socket error.
     Io(io::Error),
 }
@@ -35,6 +37,8 @@ pub struct LineReader<R> {
     scanned: usize,
     /// Bytes thrown away of the current over-long line (0 when not discarding).
     discarded: usize,
+    /// Whether the current over-long line has been reported already.
+    reported: bool,
     /// The bytes of the last line that was not UTF-8 (see [`LineReader::not_text`]).
     not_text: Vec<u8>,
     limits: super::LineLimits,
@@ -50,6 +54,7 @@ impl<R: Read> LineReader<R> {
             buffer: Vec::new(),
             scanned: 0,
             discarded: 0,
+            reported: false,
             not_text: Vec::new(),
             limits,
         }
@@ -94,6 +99,10 @@ impl<R: Read> LineReader<R> {
                 }
                 if self.discarded > 0 || line.len() > self.limits.max_line_bytes {
                     self.discarded = 0;
+                    if std::mem::take(&mut self.reported) {
+                        // Its end: reported already, the next line starts here.
+                        continue;
+                    }
                     return Ok(Incoming::TooLong);
                 }
                 return Ok(match String::from_utf8(line) {
@@ -109,8 +118,15 @@ impl<R: Read> LineReader<R> {
                 self.discarded += self.buffer.len();
                 self.buffer.clear();
                 self.scanned = 0;
-                if self.discarded > self.limits.flood_bytes {
-                    return Err(ReadError::Flood);
+                match self.limits.overlong {
+                    Overlong::ReportAtNewline { flood_bytes } if self.discarded > flood_bytes => {
+                        return Err(ReadError::Flood { limit: flood_bytes });
+                    }
+                    Overlong::ReportAtOnce if !self.reported => {
+                        self.reported = true;
+                        return Ok(Incoming::TooLong);
+                    }
+                    _ => {}
                 }
             }
             let mut chunk = [0u8; CHUNK];
@@ -155,7 +171,7 @@ mod tests {
             bytes,
             LineLimits {
                 max_line_bytes: max,
-                flood_bytes: flood,
+                overlong: Overlong::ReportAtNewline { flood_bytes: flood },
             },
         )
     }
@@ -183,10 +199,39 @@ mod tests {
     }
 
     #[test]
+    fn reported_at_once_a_long_line_is_one_event_however_long() {
+        let limits = LineLimits {
+            max_line_bytes: 100,
+            overlong: Overlong::ReportAtOnce,
+        };
+        let mut bytes = vec![b'x'; 100_000];
+        bytes.extend_from_slice(b"\nnext\n");
+        let mut r = LineReader::new(&bytes[..], limits);
+        assert_eq!(r.next_line().ok(), Some(Incoming::TooLong));
+        assert_eq!(r.next_line().ok(), Some(Incoming::Line("next".into())));
+        // Before its newline has come, and in one read with it too.
+        let mut r = LineReader::new(&[b'y'; 5000][..], limits);
+        assert_eq!(r.next_line().ok(), Some(Incoming::TooLong));
+        assert!(matches!(r.next_line(), Err(ReadError::Closed)));
+        let mut r = LineReader::new(
+            &b"0123456789012345\nok\n"[..],
+            LineLimits {
+                max_line_bytes: 5,
+                ..limits
+            },
+        );
+        assert_eq!(r.next_line().ok(), Some(Incoming::TooLong));
+        assert_eq!(r.next_line().ok(), Some(Incoming::Line("ok".into())));
+    }
+
+    #[test]
     fn a_flood_without_newline_is_an_error() {
         let bytes = vec![b'x'; 10_000];
         let mut r = reader(&bytes, 100, 2000);
-        assert!(matches!(r.next_line(), Err(ReadError::Flood)));
+        assert!(matches!(
+            r.next_line(),
+            Err(ReadError::Flood { limit: 2000 })
+        ));
     }
 
     #[test]

@@ -36,15 +36,40 @@ use std::time::Duration;
 pub struct LineLimits {
     /// A longer line is answered as too long and discarded.
     pub max_line_bytes: usize,
-    /// A client that sends this many bytes without a newline is disconnected.
-    pub flood_bytes: usize,
+    /// What becomes of a line longer than that.
+    pub overlong: Overlong,
+}
+
+/// What becomes of a line longer than [`LineLimits::max_line_bytes`]. Either way only
+/// the bound is ever held in memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Overlong {
+    /// Reported when its newline arrives; a client that sends more than `flood_bytes`
+    /// without one is disconnected (GO!'s hard bound).
+    ReportAtNewline { flood_bytes: usize },
+    /// Reported once, as soon as it passes the bound; the rest of it, however long, is
+    /// thrown away up to its newline (Spectrangle: an error and the connection goes
+    /// on; Bkgo: garbage at once).
+    ReportAtOnce,
 }
 
 impl Default for LineLimits {
     fn default() -> Self {
         LineLimits {
             max_line_bytes: 4096,
-            flood_bytes: 64 * 1024,
+            overlong: Overlong::ReportAtNewline {
+                flood_bytes: 64 * 1024,
+            },
+        }
+    }
+}
+
+impl LineLimits {
+    /// These bounds, with an over-long line reported at once (see [`Overlong`]).
+    pub fn reporting_at_once(self) -> LineLimits {
+        LineLimits {
+            overlong: Overlong::ReportAtOnce,
+            ..self
         }
     }
 }

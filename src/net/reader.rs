@@ -30,8 +30,10 @@ pub trait Lines {
     }
 
     /// A line that is not UTF-8 text, with its bytes: a front end that recognises a
-    /// binary message in them handles it here and says what follows. `None` (the
-    /// default) hands it to [`Lines::line`] as [`Incoming::NotUtf8`].
+    /// binary message in them handles it here and says what follows; the bytes read
+    /// after it and not yet a line are dropped with it (a binary message may hold
+    /// newline bytes). `None` (the default) hands it to [`Lines::line`] as
+    /// [`Incoming::NotUtf8`].
     fn binary_line(
         &mut self,
         _conn: &Arc<Connection>,
@@ -96,11 +98,8 @@ pub fn read_lines(conn: &Arc<Connection>, limits: LineLimits, lines: &mut impl L
                 }
             }
             Err(ReadError::Closed) => return "connection closed".into(),
-            Err(ReadError::Flood) => {
-                let reason = format!(
-                    "it sent more than {} bytes without a newline",
-                    limits.flood_bytes
-                );
+            Err(ReadError::Flood { limit }) => {
+                let reason = format!("it sent more than {limit} bytes without a newline");
                 return closed(conn, reason);
             }
             Err(ReadError::Io(e)) => return closed(conn, format!("socket error: {e}")),
@@ -111,9 +110,13 @@ pub fn read_lines(conn: &Arc<Connection>, limits: LineLimits, lines: &mut impl L
             Incoming::NotUtf8 => conn.received("<not UTF-8>"),
         }
         let flow = match incoming {
-            Incoming::NotUtf8 => lines
-                .binary_line(conn, reader.not_text())
-                .unwrap_or_else(|| lines.line(conn, Incoming::NotUtf8)),
+            Incoming::NotUtf8 => match lines.binary_line(conn, reader.not_text()) {
+                Some(flow) => {
+                    reader.drop_unfinished();
+                    flow
+                }
+                None => lines.line(conn, Incoming::NotUtf8),
+            },
             incoming => lines.line(conn, incoming),
         };
         if let ControlFlow::Break(reason) = flow {

@@ -45,8 +45,11 @@ pub fn serve(stream: TcpStream, peer: SocketAddr, front: &BkgoFrontEnd) {
         expecting: Expecting::Version,
         connected: Instant::now(),
         upload: None,
+        object_until: None,
     };
-    let why = net::read_lines(&conn, front.context.settings.lines, &mut session);
+    // An over-long line is garbage at once (BKGO.md), however long it goes on.
+    let limits = front.context.settings.lines.reporting_at_once();
+    let why = net::read_lines(&conn, limits, &mut session);
     let reason = conn.close_reason();
     log::info!(
         "{} disconnected: {}",
@@ -70,6 +73,10 @@ struct Session<'a> {
     connected: Instant,
     /// The SGF stream it is sending, between `SendingBoard` and `EOF`.
     upload: Option<Upload>,
+    /// After a Java object instead of `Player:`: until when what follows is taken for
+    /// the rest of the object (it may hold newline bytes) and dropped, unless it is a
+    /// `Player:` line. Every piece of it pushes this on by [`JAVA_OBJECT_PAUSE`].
+    object_until: Option<Instant>,
 }
 
 impl net::Lines for Session<'_> {
@@ -101,6 +108,12 @@ impl net::Lines for Session<'_> {
             }
         };
         if self.expecting == Expecting::Player {
+            if self
+                .object_until
+                .is_some_and(|until| Instant::now() >= until)
+            {
+                self.object_until = None;
+            }
             // Wake up soon enough to answer a Java object that has no line end.
             return Ok(left.min(JAVA_OBJECT_PAUSE));
         }
@@ -118,6 +131,9 @@ impl net::Lines for Session<'_> {
             }),
             Incoming::NotUtf8 => Err(ParseError::NotUtf8),
         };
+        if message.is_err() && self.rest_of_object() {
+            return ControlFlow::Continue(());
+        }
         match (self.expecting, message) {
             (Expecting::Room, Ok(ClientMessage::SendingBoard)) => {
                 self.upload = Some(Upload::new());
@@ -161,8 +177,13 @@ impl net::Lines for Session<'_> {
 
 impl Session<'_> {
     /// A binary Java object instead of `Player:` is refused (it is not garbage): the
-    /// client may still send `Player:`. Anything else binary is left to [`Self::line`].
+    /// client may still send `Player:`. What follows the object's first bytes before
+    /// a pause is the rest of it, dropped. Anything else binary is left to
+    /// [`Self::line`].
     fn java_object(&mut self, conn: &Arc<Connection>, bytes: &[u8]) -> Option<ControlFlow<String>> {
+        if self.rest_of_object() {
+            return Some(ControlFlow::Continue(()));
+        }
         if self.expecting != Expecting::Player || !protocol::is_java_object(bytes) {
             return None;
         }
@@ -171,7 +192,24 @@ impl Session<'_> {
             conn.label()
         );
         refuse(conn, &Refusal::JavaObject);
+        self.object_until = Some(Instant::now() + JAVA_OBJECT_PAUSE);
         Some(ControlFlow::Continue(()))
+    }
+
+    /// Whether what just arrived is taken for the rest of a Java object (see
+    /// `object_until`); if so, the object goes on a while longer.
+    fn rest_of_object(&mut self) -> bool {
+        let now = Instant::now();
+        match self.object_until {
+            Some(until) if self.expecting == Expecting::Player && now < until => {
+                self.object_until = Some(now + JAVA_OBJECT_PAUSE);
+                true
+            }
+            _ => {
+                self.object_until = None;
+                false
+            }
+        }
     }
 
     /// The one request a client makes before joining, and its answer.

@@ -32,7 +32,9 @@ pub fn serve(stream: TcpStream, peer: SocketAddr, lobbies: &Lobbies, context: &C
         handshake_timeout: settings.handshake_timeout,
         max_line_bytes: settings.lines.max_line_bytes,
     };
-    let why = net::read_lines(&conn, settings.lines, &mut session);
+    // An over-long line is one ERROR 2 and the connection goes on (SPECTRANGLE.md).
+    let limits = settings.lines.reporting_at_once();
+    let why = net::read_lines(&conn, limits, &mut session);
     let how = Departure::of_closed(conn.close_reason(), None);
     log::info!(
         "{} disconnected: {}",
