@@ -9,8 +9,8 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 /// A game server for teaching labs: students' clients connect over TCP and play Go
-/// (GO! protocol) or Spectrangle, each on its own port; the operator watches through
-/// the console on this terminal.
+/// (GO! protocol), Spectrangle, or Go in the shared Bkgo 0.6 room, each on its own
+/// port; the operator watches through the console on this terminal.
 #[derive(Parser, Debug)]
 #[command(name = "goserver", version, about)]
 pub struct Options {
@@ -48,17 +48,19 @@ pub struct Options {
     /// waits forever.
     #[arg(long, default_value_t = 60, value_name = "S", value_parser = seconds_parser())]
     pub rematch_timeout: u64,
-    /// Seconds a player has for each move before losing; 0 is no limit.
+    /// Seconds a player has for each move (GO!: the game is lost; Spectrangle: the
+    /// turn is skipped); 0 is no limit.
     #[arg(long, default_value_t = 0, value_name = "S", value_parser = seconds_parser())]
     pub move_timeout: u64,
-    /// Seconds a client not in a game has to send HANDSHAKE before it is
-    /// disconnected; 0 waits forever.
+    /// Seconds a client not in a game has to identify (GO!'s HANDSHAKE,
+    /// Spectrangle's JOIN, Bkgo's Player:) before it is disconnected; 0 waits forever.
     #[arg(long, default_value_t = 60, value_name = "S", value_parser = seconds_parser())]
     pub handshake_timeout: u64,
     /// Clients connected at once (at least 1); more are refused with a message.
     #[arg(long, default_value_t = 10_000, value_name = "N", value_parser = parse_max_clients)]
     pub max_clients: usize,
-    /// Write every finished game as an SGF file into this directory.
+    /// Write every finished game's record into this directory (SGF for Go, a text
+    /// record for Spectrangle).
     #[arg(long, value_name = "DIR")]
     pub records: Option<PathBuf>,
     /// Log level on the terminal (and in the log file).

@@ -6,14 +6,20 @@
 //! layer knows only the ones below it:
 //!
 //! ```text
-//! console ─┐                 ┌─ go (GO!) ─────┐
-//!          ├─> server ─> frontend             ├─> rules engines (pure): go
-//! main ────┘                 └─ ... ──────────┘   net (lines, limits, timeouts)
+//!                              ┌─ go (GO!) ──────┐    rules engines (pure): go, spectrangle
+//! console ─┐                   │                 ├──> bot (plays GO!), sgf, records
+//!          ├─> server ─> frontend ─ spectrangle ─┤
+//! main ────┘                   │                 │    net (lines, limits, timeouts)
+//!                              └─ bkgo (Bkgo) ───┘    workers, rng, shutdown
 //! ```
 //!
 //! | module | owns | does not |
 //! | --- | --- | --- |
 //! | [`go`] | the rules of Go: legality, captures, ko, scoring | any I/O, any wire format |
+//! | [`spectrangle`] | the rules of Spectrangle: tiles, the board, placing, scoring | any I/O, any wire format |
+//! | [`bot`] | the practice bot's move choice (Monte-Carlo playouts within a budget) | when or where it plays |
+//! | [`sgf`] | writing a game's SGF record, reading the SGF a client sends | files, sockets |
+//! | [`records`] | saving a finished game's record in `--records` | its format |
 //! | [`net`] | the listener, the read loop, line bounds, non-blocking bounded output, pacing | any protocol |
 //! | [`frontend`] | one module per protocol: its wire format, matchmaking, game loops | another front end's clients |
 //! | [`server`] | wiring: a listener and an accept loop per front end, orderly shutdown | protocol details |

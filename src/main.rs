@@ -54,8 +54,15 @@ fn main() -> ExitCode {
 /// address that cannot be bound.
 fn configure(options: &Options) -> Result<(Settings, Vec<(Protocol, TcpListener)>), String> {
     let mut settings = options.settings();
-    settings.bkgo = options.bkgo_settings()?;
-    let listeners = bind(&options.host, &options.ports()?)?;
+    let ports = options.ports()?;
+    // The Bkgo flags (a password file to read) matter only when the room is served.
+    if ports
+        .iter()
+        .any(|&(protocol, _)| protocol == Protocol::Bkgo)
+    {
+        settings.bkgo = options.bkgo_settings()?;
+    }
+    let listeners = bind(&options.host, &ports)?;
     Ok((settings, listeners))
 }
 

@@ -160,8 +160,9 @@ impl Server {
             let _ = accept.join();
         }
         log::info!("no longer accepting connections");
-        self.finish(Instant::now() + SHUTDOWN_GRACE);
+        // The flusher stopped on the signal; `finish` drains what it left itself.
         let _ = flusher.join();
+        self.finish(Instant::now() + SHUTDOWN_GRACE);
         log::info!("stopped");
         Ok(())
     }

@@ -20,11 +20,12 @@ pub struct Settings {
     pub rematch_timeout: Option<Duration>,
     /// How long a player has for each move (none: unlimited).
     pub move_timeout: Option<Duration>,
-    /// How long a client not in a game has to send HANDSHAKE.
+    /// How long a client not in a game has to identify itself (HANDSHAKE, JOIN,
+    /// `Player:`).
     pub handshake_timeout: Option<Duration>,
     /// Connections open at once.
     pub max_clients: usize,
-    /// Where finished games are written as SGF, if anywhere.
+    /// Where finished games' records are written, if anywhere.
     pub records: Option<PathBuf>,
     /// Line length bounds.
     pub lines: LineLimits,

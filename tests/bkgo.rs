@@ -894,18 +894,22 @@ fn set_name_is_for_seated_players_only() {
         &mut cat,
         "You are watching: only a seated player may send SetName",
     );
-    bob.send("SetName:");
-    expect_refusal(
-        &mut bob,
-        "SetName: the name must not be empty: send SetName: <a name of 1 to 32 characters>",
-    );
-    // Accepted silently: status and the console show it.
-    bob.send("SetName: Room 101");
+    // Any text is accepted silently (it is no player name): status and the console
+    // show it; an empty one unnames the room.
+    let long = "Room 101, the big one at the end of the corridor, second floor";
+    bob.send(&format!("SetName: {long}"));
     bob.send("Message: named");
     all(&mut [&mut ann, &mut bob, &mut cat], "Message: Bob: named");
     assert_eq!(
         status(&server),
-        "Moves made: 0, Black score: 0, White score: 0, Players: 3, Name: Room 101"
+        format!("Moves made: 0, Black score: 0, White score: 0, Players: 3, Name: {long}")
+    );
+    bob.send("SetName:");
+    bob.send("Message: unnamed");
+    all(&mut [&mut ann, &mut bob, &mut cat], "Message: Bob: unnamed");
+    assert_eq!(
+        status(&server),
+        "Moves made: 0, Black score: 0, White score: 0, Players: 3"
     );
 }
 

@@ -96,7 +96,7 @@ fn the_console_seats_the_bot_or_says_why_not() {
     );
     assert_eq!(
         console(&server, "bot x"),
-        "'x' is not a game id (a number such as 1, see 'games'): usage: bot <game id>"
+        "'x' is not a game id (such as 1, s1 or bkgo, see 'games'): usage: bot <game id>"
     );
     assert_eq!(
         console(&server, "bot"),

@@ -397,7 +397,7 @@ fn console_commands_over_a_real_game() {
     );
     assert_eq!(
         server.ask_one("board x"),
-        "'x' is not a game id (a number such as 1, see 'games'): usage: board <game id>"
+        "'x' is not a game id (such as 1, s1 or bkgo, see 'games'): usage: board <game id>"
     );
     assert_eq!(
         server.ask_one("kick Nobody"),

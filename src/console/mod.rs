@@ -187,7 +187,9 @@ impl Console {
             .find(|f| f.owns(id))
             .ok_or_else(|| {
                 let usage = commands::spec(command).map_or(String::new(), |spec| spec.usage());
-                format!("'{id}' is not a game id (a number such as 1, see 'games'): usage: {usage}")
+                format!(
+                    "'{id}' is not a game id (such as 1, s1 or bkgo, see 'games'): usage: {usage}"
+                )
             })
     }
 

@@ -80,6 +80,28 @@ pub struct Context {
     pub games: Arc<Workers>,
 }
 
+impl Context {
+    /// The last step of a front end's shutdown: lets queued output reach its clients
+    /// (until `deadline`), then closes `open`.
+    pub fn close_all(&self, open: impl IntoIterator<Item = Arc<Connection>>, deadline: Instant) {
+        self.connections.drain(deadline);
+        for conn in open {
+            conn.close(SHUTTING_DOWN);
+        }
+    }
+}
+
+/// `timeout` from now; none when there is no timeout (or it is beyond any clock).
+pub fn deadline_in(timeout: Option<Duration>) -> Option<Instant> {
+    timeout.and_then(|t| Instant::now().checked_add(t))
+}
+
+/// How many finished games of a front end the console can still list.
+pub const FINISHED_KEPT: usize = 200;
+
+/// Why a connection open at shutdown was closed.
+pub const SHUTTING_DOWN: &str = "server shutting down";
+
 /// How long the console waits for a game loop to answer a question: a loop answers
 /// between two events, and no event takes long.
 pub const QUERY_TIMEOUT: Duration = Duration::from_secs(2);

@@ -35,6 +35,12 @@ impl Score {
         }
     }
 
+    /// How far the winner is ahead (zero for a draw), as a [`Komi`] shows half points.
+    pub fn margin(&self) -> Komi {
+        let halves = (self.black_halves() - self.white_halves()).abs();
+        Komi::from_halves(i32::try_from(halves).unwrap_or(i32::MAX))
+    }
+
     /// Black's score as the protocol shows it: `"40"`, or `"40.5"` for a half point.
     pub fn black_text(&self) -> String {
         format_halves(self.black_halves())
@@ -112,6 +118,8 @@ mod tests {
             assert_eq!(s.white_text(), white, "{diagram}");
             assert_eq!(s.winner(), winner, "{diagram}");
         }
+        assert_eq!(score(". . .\n. X .\n. . .", 13).margin().to_string(), "2.5");
+        assert_eq!(score("X . O\nX . O\nX . O", 0).margin().to_string(), "0");
     }
 
     #[test]

@@ -8,6 +8,7 @@ use std::io;
 use std::net::{SocketAddr, TcpStream};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
 
 /// Opens connections: ids unique for the life of the server, one shared flusher.
 pub struct Connections {
@@ -39,5 +40,11 @@ impl Connections {
     /// Runs the flusher on the calling thread until `stop` fires.
     pub fn run_flusher(&self, stop: &Receiver<()>) {
         self.flusher.run(stop);
+    }
+
+    /// Sends queued output until all is taken or `until` passes (at shutdown, once
+    /// the flusher has stopped).
+    pub fn drain(&self, until: Instant) {
+        self.flusher.drain(until);
     }
 }

@@ -11,6 +11,9 @@ use std::time::{Duration, Instant};
 /// How often queued output is retried.
 const RETRY_EVERY: Duration = Duration::from_millis(50);
 
+/// How often queued output is retried while the server drains it at shutdown.
+const DRAIN_EVERY: Duration = Duration::from_millis(10);
+
 /// What a retry of queued output found.
 #[derive(Debug, PartialEq, Eq)]
 pub enum FlushState {
@@ -46,6 +49,19 @@ impl Flusher {
                 Err(RecvTimeoutError::Timeout) => self.retry_all(),
                 Ok(()) | Err(RecvTimeoutError::Disconnected) => return,
             }
+        }
+    }
+
+    /// Retries every watched outbox until none has output left or `until` passes:
+    /// the last lines of a shutdown reach a slow client before its socket closes.
+    /// Call it once [`Self::run`] has returned (two retriers would split the list).
+    pub fn drain(&self, until: Instant) {
+        loop {
+            self.retry_all();
+            if self.watched.lock().is_empty() || Instant::now() >= until {
+                return;
+            }
+            std::thread::sleep(DRAIN_EVERY);
         }
     }
 

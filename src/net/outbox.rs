@@ -396,4 +396,38 @@ mod tests {
             Some("it did not read its output (queue full)")
         );
     }
+
+    #[test]
+    fn a_drain_sends_the_queue_to_a_peer_that_reads_late() {
+        let (near, far) = pair();
+        let flusher = Arc::new(Flusher::default());
+        let limits = OutboxLimits {
+            stall_timeout: Duration::from_secs(60),
+            max_pending_bytes: usize::MAX,
+            send_buffer_bytes: 8 * 1024,
+        };
+        let outbox = Outbox::new(Arc::new(near), limits, Arc::clone(&flusher)).expect("outbox");
+        let line = "w".repeat(999);
+        let mut sent = 0;
+        while outbox.pending_bytes() == 0 && sent < 100_000 {
+            outbox.send_line(&line).expect("queued");
+            sent += 1;
+        }
+        assert!(outbox.pending_bytes() > 0, "nothing queued");
+        // The peer starts reading only once the drain has begun.
+        let reader = std::thread::spawn(move || {
+            use std::io::Read;
+            std::thread::sleep(Duration::from_millis(200));
+            let mut far = far;
+            let mut got = vec![0u8; sent * 1000];
+            far.read_exact(&mut got).map(|()| got)
+        });
+        flusher.drain(Instant::now() + Duration::from_secs(60));
+        assert_eq!(outbox.pending_bytes(), 0);
+        let got = reader.join().expect("reader").expect("every byte arrives");
+        assert!(
+            got.chunks(1000)
+                .all(|l| l[..999] == *line.as_bytes() && l[999] == b'\n')
+        );
+    }
 }

@@ -22,6 +22,7 @@ mod record;
 mod write;
 
 pub use error::SgfError;
+pub use notation::{score_result, win_result};
 pub use read::{ReadLimits, load, read};
 pub use record::SgfGame;
 pub use write::{RecordInfo, write};

@@ -4,7 +4,7 @@
 //! Converting points read by sgf-parse back to the engine's points (and deciding
 //! what is off the board) is here too; reading whole properties is not.
 
-use crate::go::{Colour, Move, PlayedMove, Point};
+use crate::go::{Colour, Move, PlayedMove, Point, Score};
 
 /// The largest board on which `tt` is a pass (FF[3], still read by FF[4] programs).
 const OLD_PASS_MAX_SIZE: usize = 19;
@@ -29,6 +29,20 @@ pub(super) fn colour_letter(colour: Colour) -> char {
         Colour::Black => 'B',
         Colour::White => 'W',
     }
+}
+
+/// A record's result (`RE`) for a game scored on the board: `B+3.5`, `W+1`, or `0`
+/// for a draw.
+pub fn score_result(score: &Score) -> String {
+    match score.winner() {
+        Some(colour) => win_result(colour, &score.margin().to_string()),
+        None => "0".to_string(),
+    }
+}
+
+/// A record's result (`RE`) for a win by `how`: `B+R` (resign), `W+T` (time), ...
+pub fn win_result(winner: Colour, how: &str) -> String {
+    format!("{}+{how}", colour_letter(winner))
 }
 
 /// A move as it is written in a record: `B[dd]`, or `W[]` for a pass.

@@ -244,7 +244,8 @@ impl FrontEnd for BkgoFrontEnd {
 
     fn finish(&self, deadline: Instant) {
         // The room ends itself on the shutdown signal (recording a game in progress).
-        if let Some(room) = self.room_thread.lock().take() {
+        let room = self.room_thread.lock().take();
+        if let Some(room) = room {
             while !room.is_finished() && Instant::now() < deadline {
                 thread::sleep(Duration::from_millis(5));
             }
@@ -253,8 +254,6 @@ impl FrontEnd for BkgoFrontEnd {
             }
         }
         let open: Vec<Arc<Connection>> = self.clients.lock().values().cloned().collect();
-        for conn in open {
-            conn.close("server shutting down");
-        }
+        self.context.close_all(open, deadline);
     }
 }

@@ -84,29 +84,17 @@ impl net::Lines for Session<'_> {
         if self.expecting == Expecting::Room {
             return Ok(IDLE_READ_BOUND);
         }
-        let left = match self.front.context.settings.handshake_timeout {
-            None => IDLE_READ_BOUND,
-            Some(timeout) => {
-                let left = self
-                    .connected
-                    .checked_add(timeout)
-                    .map_or(IDLE_READ_BOUND, |end| {
-                        end.saturating_duration_since(Instant::now())
-                    });
-                if left.is_zero() {
-                    let seconds = timeout.as_secs();
-                    fatal(
-                        conn,
-                        &format!(
-                            "Timed out: expected {} within {seconds} s of connecting, closing the connection",
-                            self.expecting
-                        ),
-                    );
-                    return Err(format!("it did not join within {seconds} s"));
-                }
-                left.min(IDLE_READ_BOUND)
-            }
-        };
+        let timeout = self.front.context.settings.handshake_timeout;
+        let left = net::identify_wait(Some(self.connected), timeout).map_err(|seconds| {
+            fatal(
+                conn,
+                &format!(
+                    "Timed out: expected {} within {seconds} s of connecting, closing the connection",
+                    self.expecting
+                ),
+            );
+            format!("it did not join within {seconds} s")
+        })?;
         if self.expecting == Expecting::Player {
             if self
                 .object_until
@@ -275,13 +263,7 @@ impl Session<'_> {
     /// is refused, and the client may try again.
     fn join(&mut self, conn: &Arc<Connection>, name: String) -> ControlFlow<String> {
         if let Err(broken) = names::check(&name) {
-            refuse(
-                conn,
-                &Refusal::BadName {
-                    command: "Player",
-                    broken,
-                },
-            );
+            refuse(conn, &Refusal::BadName(broken));
             return ControlFlow::Continue(());
         }
         let closed = self.front.context.shutdown.is_triggered()

@@ -18,7 +18,7 @@ use super::report;
 use super::route::Route;
 use super::summary::{GameStatus, GameSummary};
 use super::table::{self, Seating};
-use crate::frontend::{KICK_REASON, Shared, names};
+use crate::frontend::{FINISHED_KEPT, KICK_REASON, Shared, names};
 use crate::net::{ConnId, Connection};
 use crate::workers::Finished;
 use crossbeam_channel::Sender;
@@ -26,9 +26,6 @@ use parking_lot::Mutex;
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Weak};
-
-/// How many finished games the console can still list.
-const FINISHED_KEPT: usize = 200;
 
 /// One connected client, as the lobby knows it.
 pub struct ClientEntry {

@@ -243,8 +243,6 @@ impl FrontEnd for GoFrontEnd {
         for game in self.lobby.take_loops() {
             game.wait_until(deadline);
         }
-        for conn in self.lobby.connections() {
-            conn.close("server shutting down");
-        }
+        self.context.close_all(self.lobby.connections(), deadline);
     }
 }

@@ -18,7 +18,7 @@ use super::protocol::{
 };
 use super::summary::{GameId, Status, Summary};
 use super::table::{self, Seating};
-use crate::frontend::{Departure, Shared};
+use crate::frontend::{Departure, FINISHED_KEPT, Shared};
 use crate::net::{ConnId, Connection};
 use crate::spectrangle::MAX_PLAYERS;
 use crate::workers::Finished;
@@ -28,9 +28,6 @@ use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Weak};
 use std::time::Instant;
-
-/// How many finished games the console can still list.
-const FINISHED_KEPT: usize = 200;
 
 /// The name of the first default lobby; the next ones are `default-2`, `default-3`, ...
 const DEFAULT_LOBBY: &str = "default";
@@ -178,27 +175,46 @@ impl Lobbies {
                 };
                 self.join(conn, name, lobby, &extensions)?;
             }
-            Command::Ready => self.ready(conn.id),
+            Command::Ready => {
+                if !self.ready(conn.id) {
+                    return Err(not_in_lobby(keyword));
+                }
+            }
             Command::Play { .. } | Command::Swap { .. } | Command::Skip => {
-                self.forward(conn.id, |_| TableEvent::Move {
+                let sent = self.forward(conn.id, |_| TableEvent::Move {
                     from: Arc::clone(conn),
                     command,
                 });
-                return Ok(None);
+                // The table judges the move and answers; nothing to accept here yet.
+                return if sent {
+                    Ok(None)
+                } else {
+                    Err(not_in_lobby(keyword))
+                };
             }
-            Command::Exit => self.leave(conn.id, Departure::Exited),
-            Command::Extensions => return Ok(Some(ServerMessage::AvailableExtensions)),
+            Command::Exit => {
+                if !self.leave(conn.id, Departure::Exited) {
+                    return Err(not_in_lobby(keyword));
+                }
+            }
+            Command::Extensions => {
+                conn.accepted();
+                return Ok(Some(ServerMessage::AvailableExtensions));
+            }
             Command::EnableExtensions(wanted) => {
                 for extension in wanted {
                     extensions.enable(extension);
                 }
             }
             Command::Chat { text } => {
-                self.forward(conn.id, |from| TableEvent::Chat { from, text });
-                conn.accepted();
-                return Ok(None);
+                if !self.forward(conn.id, |from| TableEvent::Chat { from, text }) {
+                    return Err(not_in_lobby(keyword));
+                }
             }
-            Command::Lobbies => return Ok(Some(self.active_lobbies())),
+            Command::Lobbies => {
+                conn.accepted();
+                return Ok(Some(self.active_lobbies()));
+            }
         }
         conn.accepted();
         Ok(None)
@@ -364,35 +380,39 @@ impl Lobbies {
 
     /// READY: marks the member ready, and starts the game when every member of a
     /// lobby of two or more is.
-    fn ready(&self, conn: ConnId) {
+    /// False when the client's table has gone since its state was checked.
+    fn ready(&self, conn: ConnId) -> bool {
         let mut state = self.state.lock();
         let Some(id) = state.clients.get(&conn).and_then(|c| c.table) else {
-            return;
+            return false;
         };
-        if let Some(table) = state.tables.get_mut(&id)
-            && table.ready.insert(conn)
-        {
+        let Some(table) = state.tables.get_mut(&id) else {
+            return false;
+        };
+        if table.ready.insert(conn) {
             let _ = table.inbox.send(TableEvent::Ready(conn));
             start_if_ready(table);
         }
+        true
     }
 
     /// A client leaves its table: its name is free again, the table is told; a lobby
     /// left with nobody closes, a lobby left with only ready players starts.
-    fn leave(&self, conn: ConnId, how: Departure) {
+    /// False when the client sat at no table (any more).
+    fn leave(&self, conn: ConnId, how: Departure) -> bool {
         let mut state = self.state.lock();
         let Some(client) = state.clients.get_mut(&conn) else {
-            return;
+            return false;
         };
         let Some(id) = client.table.take() else {
-            return;
+            return false;
         };
         client.free_since = Instant::now();
         if let Some(name) = client.name.take() {
             state.names.remove(&name);
         }
         let Some(table) = state.tables.get_mut(&id) else {
-            return;
+            return true;
         };
         table.members.retain(|member| *member != conn);
         table.ready.remove(&conn);
@@ -405,19 +425,19 @@ impl Lobbies {
                 start_if_ready(table);
             }
         }
+        true
     }
 
     /// Sends the event `make` builds (given the sender's id) to the sender's table.
-    fn forward(&self, conn: ConnId, make: impl FnOnce(ConnId) -> TableEvent) {
+    /// False when that table has gone (its game ended) since the state was checked.
+    fn forward(&self, conn: ConnId, make: impl FnOnce(ConnId) -> TableEvent) -> bool {
         let state = self.state.lock();
-        if let Some(table) = state
+        state
             .clients
             .get(&conn)
             .and_then(|c| c.table)
             .and_then(|id| state.tables.get(&id))
-        {
-            let _ = table.inbox.send(make(conn));
-        }
+            .is_some_and(|table| table.inbox.send(make(conn)).is_ok())
     }
 
     /// `ACTIVE_LOBBIES`: lobbies not yet playing, players in join order.
@@ -574,7 +594,6 @@ enum Place {
 /// The state checks of SPECTRANGLE.md: a known keyword in the wrong state is 7 (in no
 /// lobby) or 8 (a move in a lobby), except JOIN while seated and READY in a game (0).
 fn check_state(keyword: Keyword, place: Place) -> Result<(), Refusal> {
-    let word = keyword.word();
     match (keyword, place) {
         (Keyword::Extensions | Keyword::EnableExtension | Keyword::Lobbies, _) => Ok(()),
         (Keyword::Join, Place::Nowhere) => Ok(()),
@@ -594,12 +613,19 @@ fn check_state(keyword: Keyword, place: Place) -> Result<(), Refusal> {
             ErrorCode::NotInGame,
             format!("Your lobby {lobby} has not started a game yet: send READY and wait for START"),
         )),
-        (_, Place::Nowhere) => Err((
-            ErrorCode::NotInLobby,
-            format!("You are not in a lobby, so {word} is not possible: send JOIN <name> first"),
-        )),
+        (_, Place::Nowhere) => Err(not_in_lobby(keyword)),
         _ => Ok(()),
     }
+}
+
+/// Error 7 for `keyword` sent by a client in no lobby. A command that passed the state
+/// check can still get it: its game may have ended (SCORE sent) just before.
+fn not_in_lobby(keyword: Keyword) -> Refusal {
+    let word = keyword.word();
+    (
+        ErrorCode::NotInLobby,
+        format!("You are not in a lobby, so {word} is not possible: send JOIN <name> first"),
+    )
 }
 
 /// Starts a lobby of two or more members who are all ready: it stops being a lobby
@@ -637,4 +663,39 @@ fn free_default_name(state: &State) -> LobbyName {
         .find(|name| !taken(name))
         .unwrap_or_else(|| format!("{DEFAULT_LOBBY}-{}", state.next_id));
     LobbyName::server_given(name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::net::OutboxLimits;
+    use crate::net::flusher::Flusher;
+    use crate::settings::Settings;
+    use crate::shutdown::Shutdown;
+    use std::net::{TcpListener, TcpStream};
+
+    /// A command that passed the state check can find its table gone (the game ended
+    /// meanwhile): each of the steps that act on the table says so, for error 7.
+    #[test]
+    fn a_client_at_no_table_is_told_its_command_found_no_table() {
+        let lobbies = Lobbies::new(Shared::standalone(Settings::default(), Shutdown::new()));
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+        let _client = TcpStream::connect(listener.local_addr().expect("addr")).expect("connect");
+        let (socket, peer) = listener.accept().expect("accept");
+        let flusher = Arc::new(Flusher::default());
+        let conn = Connection::new(ConnId(1), socket, peer, OutboxLimits::default(), flusher)
+            .expect("connection");
+        lobbies.connect(&conn);
+
+        assert!(!lobbies.ready(conn.id));
+        assert!(!lobbies.leave(conn.id, Departure::Exited));
+        let text = "hi".to_string();
+        assert!(!lobbies.forward(conn.id, |from| TableEvent::Chat { from, text }));
+        let (code, message) = not_in_lobby(Keyword::Ready);
+        assert_eq!(code, ErrorCode::NotInLobby);
+        assert_eq!(
+            message,
+            "You are not in a lobby, so READY is not possible: send JOIN <name> first"
+        );
+    }
 }

@@ -196,8 +196,6 @@ impl FrontEnd for SpectrangleFrontEnd {
         for table in self.lobbies.take_loops() {
             table.wait_until(deadline);
         }
-        for conn in self.lobbies.connections() {
-            conn.close("server shutting down");
-        }
+        self.context.close_all(self.lobbies.connections(), deadline);
     }
 }

@@ -49,13 +49,6 @@ pub fn is_java_object(bytes: &[u8]) -> bool {
     bytes.starts_with(&JAVA_STREAM_MAGIC)
 }
 
-/// `text` as one printable line: control characters (a tab, a bell, ...) become blanks.
-pub fn one_line(text: &str) -> String {
-    text.chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -67,10 +60,5 @@ mod tests {
         assert!(!is_java_object(&[0xAC]));
         assert!(!is_java_object(b"Player: Ann"));
         assert!(!is_java_object(&[0xFF, 0xFE]));
-    }
-
-    #[test]
-    fn broadcast_text_is_on_one_line() {
-        assert_eq!(one_line("a\tb\u{7}c"), "a b c");
     }
 }

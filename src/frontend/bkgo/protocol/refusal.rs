@@ -35,11 +35,8 @@ pub enum Refusal {
     BoardAfterFirstMove,
     /// `Quitting:` with another ID than the sender's.
     NotYourId { given: PlayerId, yours: PlayerId },
-    /// A name (`Player:` or `SetName:`) that breaks the name rules.
-    BadName {
-        command: &'static str,
-        broken: NameError,
-    },
+    /// A `Player:` name that breaks the name rules.
+    BadName(NameError),
     /// A binary Java object instead of `Player:`.
     JavaObject,
     /// An SGF stream that cannot be loaded.
@@ -94,9 +91,9 @@ impl fmt::Display for Refusal {
                 f,
                 "Quitting: {given} is not your ID: yours is {yours}, send Quitting: {yours}"
             ),
-            Refusal::BadName { command, broken } => write!(
+            Refusal::BadName(broken) => write!(
                 f,
-                "{command}: {broken}: send {command}: <a name of 1 to 32 characters>"
+                "Player: {broken}: send Player: <a name of 1 to 32 characters>"
             ),
             Refusal::JavaObject => write!(
                 f,
@@ -191,10 +188,7 @@ mod tests {
                 "Quitting: 2 is not your ID: yours is 1, send Quitting: 1",
             ),
             (
-                Refusal::BadName {
-                    command: "Player",
-                    broken: NameError::Empty,
-                },
+                Refusal::BadName(NameError::Empty),
                 "Player: the name must not be empty: send Player: <a name of 1 to 32 characters>",
             ),
             (

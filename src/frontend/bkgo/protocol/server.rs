@@ -1,6 +1,7 @@
 //! What the server sends: every message, and its one formatting function.
 
-use super::{END_OF_SGF, GREETING, PlayerId, one_line};
+use super::{END_OF_SGF, GREETING, PlayerId};
+use crate::frontend::quote::one_line;
 use crate::go::Colour;
 use std::fmt;
 

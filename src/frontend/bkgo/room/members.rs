@@ -11,6 +11,7 @@ use super::super::summary::{MemberRow, Role};
 use crate::frontend::names;
 use crate::go::Colour;
 use crate::net::ConnId;
+use std::collections::HashSet;
 
 /// One member of the room.
 #[derive(Clone, Debug)]
@@ -38,6 +39,8 @@ pub struct SeatChange {
 #[derive(Debug)]
 pub struct Members<C> {
     list: Vec<Member<C>>,
+    /// The members' names, to grant a new one without a scan of `list` per try.
+    names: HashSet<String>,
     /// The black seat's holder, then the white one's.
     seats: [Option<PlayerId>; 2],
     next_id: u64,
@@ -47,6 +50,7 @@ impl<C> Default for Members<C> {
     fn default() -> Self {
         Members {
             list: Vec::new(),
+            names: HashSet::new(),
             seats: [None, None],
             next_id: 1,
         }
@@ -73,7 +77,8 @@ impl<C> Members<C> {
     /// a member has it) with the next ID; it takes a free seat, black first. Returns
     /// the member and the seat it took.
     pub fn join(&mut self, conn_id: ConnId, wanted: &str, conn: C) -> (&Member<C>, Option<Colour>) {
-        let name = names::grant(wanted, |name| self.list.iter().any(|m| m.name == name));
+        let name = names::grant(wanted, |name| self.names.contains(name));
+        self.names.insert(name.clone());
         let id = PlayerId(self.next_id);
         self.next_id += 1;
         let seat = COLOURS
@@ -97,6 +102,7 @@ impl<C> Members<C> {
     pub fn leave(&mut self, conn_id: ConnId) -> Option<(Member<C>, Option<SeatChange>)> {
         let index = self.list.iter().position(|m| m.conn_id == conn_id)?;
         let member = self.list.remove(index);
+        self.names.remove(&member.name);
         let Some(colour) = self.seat_of(member.id) else {
             return Some((member, None));
         };

@@ -3,8 +3,7 @@
 
 use super::{Ending, Room, label, refuse};
 use crate::frontend::bkgo::protocol::{PlayerId, Refusal, ServerMessage};
-use crate::frontend::names;
-use crate::go::{Colour, Game, IllegalMove, Komi, Move, Point};
+use crate::go::{Colour, Game, IllegalMove, Move, Point};
 use crate::net::Connection;
 use crate::records;
 use crate::sgf::{self, RecordInfo, SgfError};
@@ -114,14 +113,11 @@ impl Room {
     /// area score and the winner. The board stays until `NewBoard`.
     fn end(&mut self, why: &str) {
         let score = self.game.score();
-        let margin = Komi::from_halves(
-            i32::try_from((score.black_halves() - score.white_halves()).abs()).unwrap_or(0),
-        );
-        let winner = score.winner();
-        let verdict = match winner {
+        let verdict = match score.winner() {
             Some(colour) => format!(
-                "{} wins by {margin}",
-                label(self.members.holder_name(colour).as_deref(), colour)
+                "{} wins by {}",
+                label(self.members.holder_name(colour).as_deref(), colour),
+                score.margin()
             ),
             None => "a draw".to_string(),
         };
@@ -131,11 +127,7 @@ impl Room {
             score.white_text(),
             self.game.rules().komi
         );
-        let code = match winner {
-            Some(Colour::Black) => format!("B+{margin}"),
-            Some(Colour::White) => format!("W+{margin}"),
-            None => "0".to_string(),
-        };
+        let code = sgf::score_result(&score);
         self.record(&code);
         self.counters.games_finished.fetch_add(1, Ordering::Relaxed);
         log::info!("bkgo room: game {} finished: {text}", self.number);
@@ -236,24 +228,14 @@ impl Room {
     }
 
     /// `SetName:` from a seated member names the room (shown by `status` and the
-    /// console). Nothing is broadcast.
+    /// console); any text will do, and an empty one unnames it. Nothing is broadcast.
     pub(super) fn set_name(&mut self, conn: &Arc<Connection>, id: PlayerId, text: String) {
-        let refusal = if self.members.seat_of(id).is_none() {
-            Refusal::SeatedOnly { command: "SetName" }
-        } else {
-            match names::check(&text) {
-                Ok(()) => {
-                    conn.accepted();
-                    log::info!("bkgo room: named {text:?}");
-                    self.name = Some(text);
-                    return;
-                }
-                Err(broken) => Refusal::BadName {
-                    command: "SetName",
-                    broken,
-                },
-            }
-        };
-        refuse(conn, &refusal);
+        if self.members.seat_of(id).is_none() {
+            refuse(conn, &Refusal::SeatedOnly { command: "SetName" });
+            return;
+        }
+        conn.accepted();
+        log::info!("bkgo room: named {text:?}");
+        self.name = (!text.is_empty()).then_some(text);
     }
 }

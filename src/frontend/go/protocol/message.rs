@@ -1,6 +1,7 @@
 //! Server messages: every line the server sends, as a type with one formatting function.
 
 use super::GameId;
+use crate::frontend::quote::one_line;
 use crate::go::Colour;
 use std::fmt;
 
@@ -145,13 +146,7 @@ impl fmt::Display for ServerMessage {
 /// Makes text safe for a free-text field: a `+` would add a field and a line break
 /// would end the line, so both are replaced.
 pub fn free_text(text: &str) -> String {
-    text.chars()
-        .map(|c| match c {
-            '+' => '&',
-            c if c.is_control() => ' ',
-            c => c,
-        })
-        .collect()
+    one_line(text).replace('+', "&")
 }
 
 #[cfg(test)]

@@ -1,10 +1,10 @@
 //! Endings: by score (two passes or the move limit), by departure, by a clock, by
 //! shutdown; and what every ending does (GAME_FINISHED, the record, the log).
 
-use super::{GameConfig, Occupant, Phase, Table, deadline_in, random_colour, sgf_colour};
+use super::{GameConfig, Occupant, Phase, Table, deadline_in, random_colour};
 use crate::frontend::Departure;
 use crate::frontend::go::protocol::ServerMessage;
-use crate::go::{self, Colour};
+use crate::go::Colour;
 use crate::records;
 use crate::sgf::{self, RecordInfo};
 
@@ -24,16 +24,7 @@ impl Table {
             score.white_text(),
             game.rules().komi
         );
-        let result = match score.winner() {
-            Some(colour) => format!(
-                "{}+{}",
-                sgf_colour(colour),
-                go::Komi::from_halves(
-                    i32::try_from((score.black_halves() - score.white_halves()).abs()).unwrap_or(0)
-                )
-            ),
-            None => "0".to_string(),
-        };
+        let result = sgf::score_result(&score);
         let winner = score.winner().map(|c| self.name_of(c).to_string());
         self.announce_end(winner, message, &result);
         self.send_all(&ServerMessage::RequestRematch);
@@ -87,7 +78,7 @@ impl Table {
                     Departure::Exited => "R",
                     _ => "F",
                 };
-                let result = format!("{}+{code}", sgf_colour(self.seats[1 - seat].colour));
+                let result = sgf::win_result(self.seats[1 - seat].colour, code);
                 self.announce_end(Some(winner), message, &result);
                 self.phase = Phase::Over;
             }
@@ -137,7 +128,7 @@ impl Table {
                     self.name_of(late),
                     self.name_of(late.opponent())
                 );
-                let result = format!("{}+T", sgf_colour(late.opponent()));
+                let result = sgf::win_result(late.opponent(), "T");
                 let winner = Some(self.name_of(late.opponent()).to_string());
                 self.announce_end(winner, message, &result);
                 self.phase = Phase::Over;

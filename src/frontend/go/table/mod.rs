@@ -19,7 +19,7 @@ use super::event::{BotRefused, GameEvent, Player};
 use super::protocol::{ClientCommand, GameId, GameState, ParseError, ServerMessage};
 use super::summary::GameSummary;
 use super::thinker::{Answer, Thinker, Turn};
-use crate::frontend::{Departure, KICK_REASON, Shared};
+use crate::frontend::{Departure, KICK_REASON, Shared, deadline_in};
 use crate::go::{self, Colour};
 use crate::net::{ConnId, Connection};
 use crate::rng::Rng;
@@ -29,7 +29,7 @@ use parking_lot::Mutex;
 use std::io;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::Arc;
-use std::time::{Duration, Instant, SystemTime};
+use std::time::{Instant, SystemTime};
 
 mod bot;
 mod ending;
@@ -411,11 +411,6 @@ impl Table {
     }
 }
 
-/// `timeout` from now; none when there is no timeout (or it is beyond any clock).
-fn deadline_in(timeout: Option<Duration>) -> Option<Instant> {
-    timeout.and_then(|t| Instant::now().checked_add(t))
-}
-
 /// The protocol's State of `game`, `FINISHED` once it has ended.
 fn state_of(game: &go::Game, finished: bool) -> GameState {
     GameState {
@@ -426,13 +421,6 @@ fn state_of(game: &go::Game, finished: bool) -> GameState {
         },
         to_move: game.to_move(),
         board: game.board().to_protocol_string(),
-    }
-}
-
-fn sgf_colour(colour: Colour) -> char {
-    match colour {
-        Colour::Black => 'B',
-        Colour::White => 'W',
     }
 }
 

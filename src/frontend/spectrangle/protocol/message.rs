@@ -2,6 +2,7 @@
 //! formatting function.
 
 use super::{ErrorCode, Extension};
+use crate::frontend::quote::one_line;
 use crate::spectrangle::{Location, OrientedTile, Tile};
 use std::fmt;
 
@@ -57,11 +58,7 @@ impl fmt::Display for ServerMessage {
         match self {
             ServerMessage::Error { code, message } => {
                 // A line break in the message would end the line early.
-                let message: String = message
-                    .chars()
-                    .map(|c| if c.is_control() { ' ' } else { c })
-                    .collect();
-                write!(f, "ERROR {code} {message}")
+                write!(f, "ERROR {code} {}", one_line(message))
             }
             ServerMessage::Lobby { players } => words(f, "LOBBY", players),
             ServerMessage::Start { players } => words(f, "START", players),

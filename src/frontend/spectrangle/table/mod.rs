@@ -17,7 +17,7 @@ mod view;
 use super::event::{Member, TableEvent};
 use super::protocol::{Command, Extension, ServerMessage};
 use super::summary::{GameId, Summary};
-use crate::frontend::{Departure, Shared};
+use crate::frontend::{Departure, Shared, deadline_in};
 use crate::net::{ConnId, Connection};
 use crate::rng::Rng;
 use crate::spectrangle::Game;
@@ -28,7 +28,7 @@ use std::collections::HashSet;
 use std::io;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// What a table asks of the registry. The registry implements it; a table knows the
 /// registry only through this trait.
@@ -256,9 +256,4 @@ impl Table {
             Phase::Lobby | Phase::Over => self.phase = Phase::Over,
         }
     }
-}
-
-/// `timeout` from now; none when there is no timeout (or it is beyond any clock).
-fn deadline_in(timeout: Option<Duration>) -> Option<Instant> {
-    timeout.and_then(|t| Instant::now().checked_add(t))
 }
