@@ -495,7 +495,16 @@ fn a_handshake_sent_right_after_exit_seats_nobody() {
         "GAME_FINISHED+1+Bob+0;0+Ann exited: Bob wins",
     );
     ann.expect_closed();
-    // Game 2 still waits for a partner, and the name Ann is free again.
+    // Once the lobby has heard Ann's connection end, the name Ann is free again
+    // (unless the HANDSHAKE seated a ghost Ann), and game 2 still waits for a partner.
+    let deadline = std::time::Instant::now() + PATIENCE;
+    let has_ann = || {
+        let clients = server.go().clients();
+        clients.iter().any(|c| c.name.as_deref() == Some("Ann"))
+    };
+    while has_ann() && std::time::Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(5));
+    }
     let mut cat = partner(&server, 2, "Ann");
     expect_configs(&mut wait, "Wait", 1, &mut cat, "Ann", 9);
 }
@@ -503,6 +512,12 @@ fn a_handshake_sent_right_after_exit_seats_nobody() {
 #[test]
 fn players_who_leave_together_before_the_start_are_seated_nowhere() {
     let server = TestServer::start();
+    let no_clients_left = || {
+        let deadline = std::time::Instant::now() + PATIENCE;
+        while !server.go().clients().is_empty() && std::time::Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    };
     for round in 0..5 {
         let mut lead = server.connect();
         lead.send("HANDSHAKE+Lead");
@@ -514,13 +529,13 @@ fn players_who_leave_together_before_the_start_are_seated_nowhere() {
         drop(part);
         // Once the lobby has heard both leave (in whichever order, whatever their
         // game did meanwhile), neither sits anywhere: a newcomer leads a game.
-        let deadline = std::time::Instant::now() + PATIENCE;
-        while !server.go().clients().is_empty() && std::time::Instant::now() < deadline {
-            std::thread::sleep(Duration::from_millis(5));
-        }
+        no_clients_left();
         let mut next = server.connect();
         next.send("HANDSHAKE+Next");
         let first = next.expect_prefix("ACKNOWLEDGE_HANDSHAKE+");
         assert!(first.ends_with("+1"), "round {round}: {first}");
+        // The next round's leader must not find this one's game still open.
+        drop(next);
+        no_clients_left();
     }
 }
