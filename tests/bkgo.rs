@@ -409,6 +409,16 @@ fn a_binary_java_object_instead_of_player_is_refused_and_player_may_follow() {
     expect_refusal(&mut cat, refusal);
     cat.send("Player: Cat");
     cat.expect("ID: 3");
+    // A client that sends its Player: line in the same write as the object is joined:
+    // the lines after the object are read, not dropped with it.
+    let mut dan = joining(&server);
+    dan.send_raw(&[&object[..], b"\nPlayer: Dan\n"].concat());
+    expect_refusal(&mut dan, refusal);
+    dan.expect("ID: 4");
+    let mut eve = joining(&server);
+    eve.send_raw(&[&with_newlines[..], b"\nPlayer: Eve\n"].concat());
+    expect_refusal(&mut eve, refusal);
+    eve.expect("ID: 5");
 }
 
 #[test]
@@ -613,12 +623,12 @@ fn two_passes_end_the_game_with_the_area_score_and_a_record() {
     bob.send("Place: 0, 0");
     expect_refusal(
         &mut bob,
-        "The game is over (two passes): a seated player may send NewBoard to start a new one",
+        "The game is over: a seated player may send NewBoard to start a new one",
     );
     ann.send("Pass");
     expect_refusal(
         &mut ann,
-        "The game is over (two passes): a seated player may send NewBoard to start a new one",
+        "The game is over: a seated player may send NewBoard to start a new one",
     );
     // The record was written before the room heard the end.
     let written = files(&dir);
@@ -754,6 +764,30 @@ fn a_seated_player_loads_an_sgf_before_the_first_move() {
         }
         expect_board(client, &[format!("{})", sgf_head(9, "Ann", "Bob"))]);
     }
+}
+
+#[test]
+fn a_loaded_sgf_that_ends_in_two_passes_ends_the_game_with_its_result() {
+    let server = room(9);
+    let (mut ann, mut bob) = two_players(&server, 9);
+    send_board(&mut ann, &["(;FF[4]SZ[9];B[aa];W[];B[])"]);
+    let board = [
+        sgf_head(9, "Ann", "Bob"),
+        ";B[aa]".to_string(),
+        ";W[]".to_string(),
+        ";B[])".to_string(),
+    ];
+    for client in [&mut ann, &mut bob] {
+        expect_board(client, &board);
+        client.expect(
+            "Dialog: Game over: the loaded board ends with two passes. Area score: black 81, white 0 (komi 0): Ann (black) wins by 81",
+        );
+    }
+    bob.send("Pass");
+    expect_refusal(
+        &mut bob,
+        "The game is over: a seated player may send NewBoard to start a new one",
+    );
 }
 
 #[test]

@@ -76,9 +76,15 @@ impl<R: Read> LineReader<R> {
         }
     }
 
-    /// Throws away the start of the unfinished line: the next byte read starts a line.
+    /// Throws away the start of the unfinished line (what was read after the last
+    /// `\n`): the next byte read starts a line. Complete lines read already are kept.
     pub fn drop_unfinished(&mut self) {
-        self.buffer.clear();
+        let complete = self
+            .buffer
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |newline| newline + 1);
+        self.buffer.truncate(complete);
         self.scanned = 0;
     }
 
@@ -252,5 +258,15 @@ mod tests {
         assert_eq!(r.unfinished(), b"\xac\xed\x00");
         r.drop_unfinished();
         assert_eq!(r.unfinished(), b"");
+    }
+
+    #[test]
+    fn dropping_the_unfinished_line_keeps_the_complete_lines_read_with_it() {
+        let mut r = reader(b"\xac\xed\x00\n\x05\nPlayer: Jim\n\xac", 100, 1000);
+        assert_eq!(r.next_line().ok(), Some(Incoming::NotUtf8));
+        r.drop_unfinished();
+        assert_eq!(r.next_line().ok(), Some(Incoming::Line("\u{5}".into())));
+        assert_eq!(r.next_line().ok(), Some(Incoming::Line("Player: Jim".into())));
+        assert!(matches!(r.next_line(), Err(ReadError::Closed)));
     }
 }

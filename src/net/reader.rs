@@ -31,8 +31,10 @@ pub trait Lines {
 
     /// A line that is not UTF-8 text, with its bytes: a front end that recognises a
     /// binary message in them handles it here and says what follows; the bytes read
-    /// after it and not yet a line are dropped with it (a binary message may hold
-    /// newline bytes). `None` (the default) hands it to [`Lines::line`] as
+    /// after it and not yet a line are dropped with it, while complete lines read with
+    /// it are handed over as usual (a binary message may hold newline bytes: the front
+    /// end tells its pieces from the lines after it). `None` (the default) hands it to
+    /// [`Lines::line`] as
     /// [`Incoming::NotUtf8`].
     fn binary_line(
         &mut self,

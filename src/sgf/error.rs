@@ -25,6 +25,11 @@ pub enum SgfError {
     },
     /// sgf-parse could not read the text (it reports no position).
     Syntax(SgfParseError),
+    /// Text before the first `(`: a record starts with its game tree.
+    TextBeforeGameTree {
+        /// The text, shortened and made printable.
+        text: String,
+    },
     /// The thread that parses could not be started (out of threads or memory).
     ReaderUnavailable,
     /// The parsing thread panicked: a bug in sgf-parse or in this module.
@@ -150,6 +155,10 @@ impl fmt::Display for SgfError {
                 write!(f, "SGF too large: {bytes} bytes, at most {limit} are read")
             }
             SgfError::Syntax(error) => write!(f, "SGF syntax: {}", syntax(*error)),
+            SgfError::TextBeforeGameTree { text } => write!(
+                f,
+                "SGF syntax: text before the game tree ({text}): a record starts with '(;', like (;FF[4]GM[1]SZ[9])"
+            ),
             SgfError::ReaderUnavailable => {
                 write!(
                     f,
@@ -255,7 +264,12 @@ impl fmt::Display for SgfError {
                 played,
                 size,
                 reason,
-            } => write!(f, "Move {number} ({}): {reason}", describe(*played, *size)),
+            } => write!(
+                f,
+                "Move {number} ({}): {}",
+                describe(*played, *size),
+                illegal(*reason)
+            ),
         }
     }
 }
@@ -267,6 +281,26 @@ fn describe(played: PlayedMove, size: usize) -> String {
     match played.mv {
         Move::Play(point) => format!("{} at {}", move_text(played), point.vertex(size)),
         Move::Pass => move_text(played),
+    }
+}
+
+/// Why the engine refuses a move, in a record's terms: the move is named already (as
+/// `W[dd] at D6`), so the protocol's tile numbers are left out.
+fn illegal(reason: IllegalMove) -> String {
+    match reason {
+        IllegalMove::Occupied { .. } => "that point is not empty".into(),
+        IllegalMove::Suicide { .. } => {
+            "suicide: the stone would have no liberties, and the rules here forbid it".into()
+        }
+        IllegalMove::Ko { colour, .. } => {
+            format!("ko: {colour} cannot retake at once, play elsewhere first")
+        }
+        IllegalMove::Superko { .. } => {
+            "superko: it repeats an earlier position of this game".into()
+        }
+        // A move off the board is refused as a bad value before it is played; the game
+        // cannot be over or out of turn in the middle of a record's replay.
+        other => other.to_string(),
     }
 }
 

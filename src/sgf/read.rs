@@ -105,6 +105,13 @@ fn parse(text: &str, limits: &ReadLimits) -> Result<SgfGame, SgfError> {
         convert_mixed_case_identifiers: false,
         lenient: false,
     };
+    let start = text.trim_start();
+    if !start.is_empty() && !start.starts_with('(') {
+        let before = start.split('(').next().unwrap_or(start);
+        return Err(SgfError::TextBeforeGameTree {
+            text: super::error::quoted(before.trim_end()),
+        });
+    }
     let trees = sgf_parse::parse_with_options(text, &options).map_err(SgfError::Syntax)?;
     match trees.first() {
         Some(GameTree::GoGame(root)) => main_line(root, limits),

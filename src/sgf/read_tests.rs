@@ -172,6 +172,18 @@ fn bad_records_and_their_reasons() {
         ),
         (
             "hello",
+            SgfError::TextBeforeGameTree {
+                text: "hello".into(),
+            },
+            "SGF syntax: text before the game tree (hello): a record starts with '(;', like (;FF[4]GM[1]SZ[9])",
+        ),
+        (
+            " x (;FF[4]SZ[9]AB[aa])",
+            SgfError::TextBeforeGameTree { text: "x".into() },
+            "SGF syntax: text before the game tree (x): a record starts with '(;', like (;FF[4]GM[1]SZ[9])",
+        ),
+        (
+            "(;B[aa]x)",
             SgfError::Syntax(SgfParseError::LexerError(
                 LexerError::MissingPropertyIdentifier,
             )),
@@ -470,7 +482,7 @@ fn bad_records_and_their_reasons() {
                     size: 9,
                 },
             },
-            "Move 2 (W[cc] at C7): Tile 20 (C7) is not empty",
+            "Move 2 (W[cc] at C7): that point is not empty",
         ),
         (
             "(;SZ[3];B[ba];W[cc];B[ab];W[aa])",
@@ -483,7 +495,7 @@ fn bad_records_and_their_reasons() {
                     size: 3,
                 },
             },
-            "Move 4 (W[aa] at A3): Suicide: the stone at tile 0 (A3) would have no liberties",
+            "Move 4 (W[aa] at A3): suicide: the stone would have no liberties, and the rules here forbid it",
         ),
         (
             "(;SZ[3]AB[ca][bb]AW[ba][ab]PL[B];B[aa];W[ba])",
@@ -497,7 +509,7 @@ fn bad_records_and_their_reasons() {
                     colour: Colour::White,
                 },
             },
-            "Move 2 (W[ba] at B3): Ko: white cannot retake at tile 1 (B3) immediately",
+            "Move 2 (W[ba] at B3): ko: white cannot retake at once, play elsewhere first",
         ),
         (
             "(;SZ[9];B[cc];B[dd])",

@@ -145,7 +145,7 @@ mod tests {
                         size: 9,
                     },
                 },
-                "Move 2 (W[cc] at C7): Tile 20 (C7) is not empty",
+                "Move 2 (W[cc] at C7): that point is not empty",
             ),
             (
                 twice,

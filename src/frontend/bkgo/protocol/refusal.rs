@@ -60,7 +60,7 @@ impl fmt::Display for Refusal {
             },
             Refusal::GameOver => write!(
                 f,
-                "The game is over (two passes): a seated player may send NewBoard to start a new one"
+                "The game is over: a seated player may send NewBoard to start a new one"
             ),
             Refusal::OffBoard { x, y, size } => write!(
                 f,
@@ -134,7 +134,7 @@ mod tests {
             ),
             (
                 Refusal::GameOver,
-                "The game is over (two passes): a seated player may send NewBoard to start a new one",
+                "The game is over: a seated player may send NewBoard to start a new one",
             ),
             (
                 Refusal::OffBoard {

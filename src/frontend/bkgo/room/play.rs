@@ -210,6 +210,13 @@ impl Room {
                     );
                     let lines = self.board_lines();
                     self.broadcast(&lines);
+                    // A record that ends the game ends it here too: the room hears
+                    // the result, as after two passes played in the room.
+                    if self.game.is_over() {
+                        self.end("Game over: the loaded board ends with two passes");
+                    } else {
+                        self.check_move_limit();
+                    }
                     return;
                 }
                 Err(error) => Refusal::Sgf(error),
