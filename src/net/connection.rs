@@ -1,7 +1,7 @@
 //! The shared handle on one client: what its reader thread, its game and the console
 //! all hold. Sending through it is non-blocking; closing it wakes the reader.
 
-use super::outbox::{Closed, Outbox, OutboxLimits};
+use super::outbox::{Closed, Outbox, OutboxHold, OutboxLimits};
 use super::{flusher::Flusher, pacer::Pacer};
 use parking_lot::Mutex;
 use std::fmt;
@@ -29,6 +29,28 @@ impl fmt::Display for ConnId {
 pub trait Message: fmt::Display {
     /// True when this line answers a client line with "no".
     fn is_rejection(&self) -> bool;
+}
+
+/// A connection's output held by one caller (see [`Connection::hold_output`]).
+pub struct OutputHold<'a> {
+    conn: &'a Connection,
+    outbox: OutboxHold<'a>,
+}
+
+impl OutputHold<'_> {
+    /// [`Connection::send`], for the holder.
+    ///
+    /// # Errors
+    ///
+    /// [`Closed`] when the connection is closed.
+    pub fn send(&mut self, message: &impl Message) -> Result<(), Closed> {
+        self.send_line(&message.to_string(), message.is_rejection())
+    }
+
+    fn send_line(&mut self, line: &str, rejection: bool) -> Result<(), Closed> {
+        self.conn.sending(line, rejection);
+        self.outbox.send_line(line)
+    }
 }
 
 /// One connected client.
@@ -97,12 +119,21 @@ impl Connection {
     /// Sends a message already formatted (one formatting for several receivers).
     /// `rejection` says whether it refuses a line of this client.
     pub fn send_line(&self, line: &str, rejection: bool) -> Result<(), Closed> {
-        self.lines_out.fetch_add(1, Ordering::Relaxed);
-        if rejection {
-            self.pacer.rejected();
-        }
-        self.log_line("->", line);
+        self.sending(line, rejection);
         self.outbox.send_line(line)
+    }
+
+    /// Holds this client's output until the hold is dropped: what is sent through it
+    /// goes out before any line another thread sends meanwhile. For a caller that
+    /// decides what to send under a lock of its own but sends after releasing it (no
+    /// lock is held across socket I/O) and must not be overtaken: the GO! lobby
+    /// answering a HANDSHAKE before the game it seats the client in says anything.
+    /// Take it after that lock, never before, and send nothing else while holding it.
+    pub fn hold_output(&self) -> OutputHold<'_> {
+        OutputHold {
+            conn: self,
+            outbox: self.outbox.hold(),
+        }
     }
 
     /// Records a line received from the client (counters and logs).
@@ -162,6 +193,15 @@ impl Connection {
             self.lines_in.load(Ordering::Relaxed),
             self.lines_out.load(Ordering::Relaxed),
         )
+    }
+
+    /// Counts and logs a line about to be sent.
+    fn sending(&self, line: &str, rejection: bool) {
+        self.lines_out.fetch_add(1, Ordering::Relaxed);
+        if rejection {
+            self.pacer.rejected();
+        }
+        self.log_line("->", line);
     }
 
     fn log_line(&self, direction: &str, line: &str) {

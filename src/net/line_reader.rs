@@ -266,7 +266,10 @@ mod tests {
         assert_eq!(r.next_line().ok(), Some(Incoming::NotUtf8));
         r.drop_unfinished();
         assert_eq!(r.next_line().ok(), Some(Incoming::Line("\u{5}".into())));
-        assert_eq!(r.next_line().ok(), Some(Incoming::Line("Player: Jim".into())));
+        assert_eq!(
+            r.next_line().ok(),
+            Some(Incoming::Line("Player: Jim".into()))
+        );
         assert!(matches!(r.next_line(), Err(ReadError::Closed)));
     }
 }

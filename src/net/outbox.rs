@@ -12,7 +12,7 @@
 //! trickle must not keep it alive while its answers pile up.
 
 use super::flusher::{FlushState, Flusher, Retry};
-use parking_lot::Mutex;
+use parking_lot::{Mutex, MutexGuard};
 use std::collections::VecDeque;
 use std::io;
 use std::net::{Shutdown, TcpStream};
@@ -113,32 +113,17 @@ impl Outbox {
     /// [`Closed`] when the connection is closed, or is closed by this call because its
     /// queue overflowed.
     pub fn send_line(&self, line: &str) -> Result<(), Closed> {
-        // The lock is held across `send`, which cannot block (MSG_DONTWAIT); it keeps
-        // lines whole and in order when a game and a reader write at the same time.
-        let mut state = self.state.lock();
-        if state.closed.is_some() {
-            return Err(Closed);
+        self.hold().send_line(line)
+    }
+
+    /// Holds this outbox for the caller until the hold is dropped: lines sent through
+    /// the hold go out before any line another thread sends meanwhile (that thread
+    /// waits). Never held across a blocking call: the hold's sends do not block.
+    pub fn hold(&self) -> OutboxHold<'_> {
+        OutboxHold {
+            outbox: self,
+            state: self.state.lock(),
         }
-        state.pending.extend(line.as_bytes());
-        state.pending.push_back(b'\n');
-        let end = state.taken + state.pending.len() as u64;
-        self.write_pending(&mut state);
-        if state.closed.is_some() {
-            return Err(Closed);
-        }
-        if end > state.taken {
-            state.waiting.push_back((end, Instant::now()));
-        }
-        if state.pending.len() > self.limits.max_pending_bytes {
-            self.close_locked(&mut state, "it did not read its output (queue full)");
-            return Err(Closed);
-        }
-        if !state.pending.is_empty() && !state.watched {
-            state.watched = true;
-            let me: Weak<dyn Retry> = self.me.clone();
-            self.flusher.watch(me);
-        }
-        Ok(())
     }
 
     /// Retries queued output; closes the connection if it has stalled too long.
@@ -228,6 +213,49 @@ impl Outbox {
         if state.pending.capacity() > 4096 && state.pending.is_empty() {
             state.pending = VecDeque::new();
         }
+    }
+}
+
+/// An outbox held by one caller (see [`Outbox::hold`]).
+pub struct OutboxHold<'a> {
+    outbox: &'a Outbox,
+    state: MutexGuard<'a, State>,
+}
+
+impl OutboxHold<'_> {
+    /// [`Outbox::send_line`], for the holder.
+    ///
+    /// # Errors
+    ///
+    /// As [`Outbox::send_line`].
+    pub fn send_line(&mut self, line: &str) -> Result<(), Closed> {
+        let outbox = self.outbox;
+        // The lock is held across `send`, which cannot block (MSG_DONTWAIT); it keeps
+        // lines whole and in order when a game and a reader write at the same time.
+        let state = &mut *self.state;
+        if state.closed.is_some() {
+            return Err(Closed);
+        }
+        state.pending.extend(line.as_bytes());
+        state.pending.push_back(b'\n');
+        let end = state.taken + state.pending.len() as u64;
+        outbox.write_pending(state);
+        if state.closed.is_some() {
+            return Err(Closed);
+        }
+        if end > state.taken {
+            state.waiting.push_back((end, Instant::now()));
+        }
+        if state.pending.len() > outbox.limits.max_pending_bytes {
+            outbox.close_locked(state, "it did not read its output (queue full)");
+            return Err(Closed);
+        }
+        if !state.pending.is_empty() && !state.watched {
+            state.watched = true;
+            let me: Weak<dyn Retry> = outbox.me.clone();
+            outbox.flusher.watch(me);
+        }
+        Ok(())
     }
 }
 

@@ -1,8 +1,15 @@
 //! Matchmaking for GO!: who is connected under which granted name, which games wait
 //! for a partner, and which game each client sits in. All of it under one
 //! `parking_lot::Mutex`, held only for bookkeeping: never across socket I/O or a
-//! blocking call. Messages to clients are sent by the game loops, in the order their
-//! inboxes receive events; the lobby only puts events into those inboxes.
+//! blocking call.
+//!
+//! The lobby answers a HANDSHAKE itself (ACKNOWLEDGE_HANDSHAKE, and REQUEST_CONFIG to
+//! the leader of a new game): that answer would otherwise wait for a hand-off to the
+//! game's thread, the costliest step of pairing. Every later message is sent by the
+//! game loops, in the order their inboxes receive events. So that no line of the game
+//! overtakes the answer, the client's output is held ([`Connection::hold_output`])
+//! from before the game hears of the player until the answer is sent, after the
+//! lobby's lock is released.
 //!
 //! The lobby starts game loops and serves them as their [`Seating`]: the loops know it
 //! only through that trait. The practice bot is matched here too: it takes the free
@@ -19,7 +26,7 @@ use super::route::Route;
 use super::summary::{GameStatus, GameSummary};
 use super::table::{self, Seating};
 use crate::frontend::{FINISHED_KEPT, KICK_REASON, Shared, names};
-use crate::net::{ConnId, Connection};
+use crate::net::{ConnId, Connection, OutputHold};
 use crate::workers::Finished;
 use crossbeam_channel::Sender;
 use parking_lot::Mutex;
@@ -125,8 +132,8 @@ impl Lobby {
     }
 
     /// Grants `wanted` (or `wanted_2`, `wanted_3`, ... if it is taken) and seats the
-    /// client: in the oldest waiting game, or as the leader of a new one. The game
-    /// loop then sends ACKNOWLEDGE_HANDSHAKE.
+    /// client: in the oldest waiting game, or as the leader of a new one; then tells
+    /// it where (see [`Lobby::announce`]).
     ///
     /// # Errors
     ///
@@ -135,7 +142,8 @@ impl Lobby {
         if self.shared.shutdown.is_triggered() {
             return Err(HandshakeRefused::ShuttingDown);
         }
-        let new_game = {
+        let output;
+        let seated = {
             let mut state = self.state.lock();
             // Under the lock, so a disconnect is either wholly before (then nothing is
             // seated) or wholly after (then its Left reaches the game seated here).
@@ -157,10 +165,33 @@ impl Lobby {
                 conn: Arc::clone(conn),
                 name,
             };
+            output = conn.hold_output();
             self.seat_locked(&mut state, player)
         };
-        self.start_thread(new_game);
+        self.announce(output, conn, seated);
         Ok(())
+    }
+
+    /// Tells a player where [`Lobby::seat_locked`] seated it: ACKNOWLEDGE_HANDSHAKE,
+    /// and REQUEST_CONFIG to the leader of a new game, whose loop is then started.
+    /// `output` was taken before the game could hear of the player, so these lines
+    /// come before anything the game sends it.
+    fn announce(&self, mut output: OutputHold<'_>, conn: &Connection, seated: Option<Seated>) {
+        let Some(Seated { game, new_game }) = seated else {
+            return;
+        };
+        let is_leader = new_game.is_some();
+        let _ = output.send(&ServerMessage::AcknowledgeHandshake {
+            game_id: game,
+            is_leader,
+        });
+        if is_leader {
+            let max = self.shared.settings.max_board_size;
+            let _ = output.send(&ServerMessage::request_config(game, max));
+        }
+        drop(output);
+        conn.accepted();
+        self.start_thread(new_game);
     }
 
     /// Has a line of the client on `route` handled: by its game if it sits in one
@@ -289,12 +320,13 @@ impl Lobby {
     }
 
     /// Seats a player: joins the oldest waiting game, or (when none waits) opens a
-    /// new game with it as leader. Returns the new game's loop to start, if one was
-    /// opened. A player whose connection is gone is seated nowhere: its disconnect
-    /// has been (or is being) told to the game it left.
-    fn seat_locked(&self, state: &mut LobbyState, player: Player) -> Option<NewGame> {
+    /// new game with it as leader. Returns where, with the new game's loop to start
+    /// if one was opened. A player whose connection is gone is seated nowhere: its
+    /// disconnect has been (or is being) told to the game it left.
+    /// During shutdown nobody is seated: every connection is about to be closed.
+    fn seat_locked(&self, state: &mut LobbyState, player: Player) -> Option<Seated> {
         let conn_id = player.conn.id;
-        if !is_connected(state, &player.conn) {
+        if !is_connected(state, &player.conn) || self.shared.shutdown.is_triggered() {
             return None;
         }
         let mut player = player;
@@ -305,7 +337,10 @@ impl Lobby {
             match entry.inbox.send(GameEvent::Join(player)) {
                 Ok(()) => {
                     set_game(state, conn_id, Some(id));
-                    return None;
+                    return Some(Seated {
+                        game: id,
+                        new_game: None,
+                    });
                 }
                 // The loop has ended: try the next waiting game.
                 Err(crossbeam_channel::SendError(event)) => match event {
@@ -329,10 +364,13 @@ impl Lobby {
         );
         state.waiting.push_back(id);
         set_game(state, conn_id, Some(id));
-        Some(NewGame {
-            id,
-            events,
-            summary,
+        Some(Seated {
+            game: id,
+            new_game: Some(NewGame {
+                id,
+                events,
+                summary,
+            }),
         })
     }
 
@@ -400,6 +438,9 @@ impl Lobby {
             state.taken_names.remove(name);
         }
         let game = entry.route.game()?;
+        // A waiting game's one client is its leader: with it gone, nobody is matched
+        // to that game any more (the game ends when it hears of the departure).
+        state.waiting.retain(|g| *g != game);
         Some(state.games.get(&game)?.inbox.clone())
     }
 
@@ -453,38 +494,57 @@ impl Seating for Lobby {
     /// started, e.g. because its leader left: like a handshake, it joins the oldest
     /// waiting game, or leads a new one when none waits. Nobody is stranded.
     fn reseat(&self, player: Player) {
-        let new_game = {
+        let conn = Arc::clone(&player.conn);
+        let output;
+        let seated = {
             let mut state = self.state.lock();
+            output = conn.hold_output();
             self.seat_locked(&mut state, player)
         };
-        self.start_thread(new_game);
+        self.announce(output, &conn, seated);
     }
 
     /// A leader whose partner left before the start: if another game waits for a
     /// partner, the leader joins it (its own game ends: returns true); else its game
     /// goes back to the head of the queue (returns false).
     fn requeue(&self, id: GameId, leader: &Player) -> bool {
-        let mut state = self.state.lock();
-        state.waiting.retain(|g| *g != id);
-        // The partner that left may have been the bot.
-        free_bot(&mut state, id);
-        if !is_connected(&state, &leader.conn) {
-            // The leader is gone too: this game ends, and nobody waits in it.
-            return true;
-        }
-        while let Some(other) = state.waiting.pop_front() {
-            let joined = state
-                .games
-                .get(&other)
-                .is_some_and(|entry| entry.inbox.send(GameEvent::Join(leader.clone())).is_ok());
-            if joined {
-                set_game(&mut state, leader.conn.id, Some(other));
+        let output;
+        let joined = {
+            let mut state = self.state.lock();
+            state.waiting.retain(|g| *g != id);
+            // The partner that left may have been the bot.
+            free_bot(&mut state, id);
+            if !is_connected(&state, &leader.conn) {
+                // The leader is gone too: this game ends, and nobody waits in it.
                 return true;
             }
-        }
-        state.waiting.push_front(id);
-        set_game(&mut state, leader.conn.id, Some(id));
-        false
+            output = leader.conn.hold_output();
+            let mut joined = None;
+            while let Some(other) = state.waiting.pop_front() {
+                let sent = state
+                    .games
+                    .get(&other)
+                    .is_some_and(|entry| entry.inbox.send(GameEvent::Join(leader.clone())).is_ok());
+                if sent {
+                    joined = Some(other);
+                    break;
+                }
+            }
+            if joined.is_none() {
+                state.waiting.push_front(id);
+            }
+            set_game(&mut state, leader.conn.id, Some(joined.unwrap_or(id)));
+            joined
+        };
+        let Some(other) = joined else {
+            return false;
+        };
+        let seated = Seated {
+            game: other,
+            new_game: None,
+        };
+        self.announce(output, &leader.conn, Some(seated));
+        true
     }
 
     /// Takes a game that has not started off the waiting queue (its partner has
@@ -516,6 +576,13 @@ impl Seating for Lobby {
     fn redispatch(&self, from: &Arc<Connection>, command: Result<ClientCommand, ParseError>) {
         self.dispatch(from, command);
     }
+}
+
+/// Where a player was seated under the lock, to tell it after the lock is released.
+struct Seated {
+    game: GameId,
+    /// The game's loop to start, when the player opened it (and leads it).
+    new_game: Option<NewGame>,
 }
 
 /// A game opened under the lock, whose loop is started after it is released.

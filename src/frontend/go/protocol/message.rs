@@ -74,6 +74,17 @@ pub enum ServerMessage {
 }
 
 impl ServerMessage {
+    /// The REQUEST_CONFIG that asks the leader of game `game_id` for its SET_CONFIG,
+    /// showing the command in full (DESIGN.md: the short form of the spec's example is
+    /// refused).
+    pub fn request_config(game_id: GameId, max_board_size: usize) -> ServerMessage {
+        ServerMessage::RequestConfig {
+            message: format!(
+                "Game {game_id}: please send SET_CONFIG, game id {game_id}, colour (0 random, 1 black, 2 white), board size (2 to {max_board_size}), joined by plus signs"
+            ),
+        }
+    }
+
     /// True for the two messages that reject what a client sent.
     pub fn is_rejection(&self) -> bool {
         matches!(

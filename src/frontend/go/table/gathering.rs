@@ -7,20 +7,19 @@ use crate::go::{self, Colour};
 use std::time::{Instant, SystemTime};
 
 impl Table {
+    /// Seats a player the lobby has matched to this game. The lobby has already told
+    /// it so (ACKNOWLEDGE_HANDSHAKE, and REQUEST_CONFIG to a leader): its answer to a
+    /// HANDSHAKE costs no hand-off to this thread.
     pub(super) fn join(&mut self, player: Player) {
         let is_leader = self.seats.is_empty();
         if self.seats.len() >= 2 || self.phase != Phase::Gathering {
             // The lobby seats two players at most; should it ever seat a third, that
-            // player gets a game of its own rather than being stranded.
+            // player gets a game of its own (and a fresh ACKNOWLEDGE_HANDSHAKE) rather
+            // than being stranded.
             log::warn!("game {}: no free seat for {}", self.id, player.name);
             self.seating.reseat(player);
             return;
         }
-        let _ = player.conn.send(&ServerMessage::AcknowledgeHandshake {
-            game_id: self.id,
-            is_leader,
-        });
-        player.conn.accepted();
         log::info!(
             "game {}: {} joined as {}",
             self.id,
@@ -34,7 +33,6 @@ impl Table {
         if is_leader {
             self.deadline = deadline_in(self.shared.settings.config_timeout);
             self.bot_due = deadline_in(self.shared.settings.bot_after);
-            self.request_config();
         } else {
             self.partner_seated();
         }
@@ -49,13 +47,11 @@ impl Table {
         }
     }
 
+    /// REQUEST_CONFIG again to a leader that still owes its configuration (the first
+    /// one came from the lobby, with ACKNOWLEDGE_HANDSHAKE).
     pub(super) fn request_config(&self) {
-        let message = format!(
-            "Game {id}: please send SET_CONFIG, game id {id}, colour (0 random, 1 black, 2 white), board size (2 to {max}), joined by plus signs",
-            id = self.id,
-            max = self.shared.settings.max_board_size
-        );
-        self.send(0, &ServerMessage::RequestConfig { message });
+        let max = self.shared.settings.max_board_size;
+        self.send(0, &ServerMessage::request_config(self.id, max));
     }
 
     pub(super) fn configure(
