@@ -385,6 +385,23 @@ fn a_taken_name_is_error_4_and_free_again_once_its_holder_leaves() {
 }
 
 #[test]
+fn only_a_client_that_never_joins_is_timed_out_and_exit_keeps_the_connection() {
+    let server = server_with(Settings {
+        handshake_timeout: Some(Duration::from_secs(1)),
+        ..Settings::default()
+    });
+    let mut ann = joined(&server, "Ann", "LOBBY Ann");
+    ann.send("EXIT");
+    let mut silent = client(&server);
+    silent.expect("ERROR 0 No JOIN within 1 s: closing the connection");
+    silent.expect_closed();
+    // Closing is the client's once it has joined: still served after the timeout.
+    std::thread::sleep(Duration::from_millis(1500));
+    ann.ask("EXTENSIONS", "AVAILABLE_EXTENSIONS chat multilobby");
+    ann.ask("JOIN Ann", "LOBBY Ann");
+}
+
+#[test]
 fn in_a_lobby_moves_are_error_8_and_join_or_a_second_ready_change_nothing() {
     let server = server();
     let mut ann = joined(&server, "Ann", "LOBBY Ann");

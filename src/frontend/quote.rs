@@ -5,16 +5,21 @@
 /// The most characters of client text a reason quotes.
 pub const MAX_QUOTE_CHARS: usize = 40;
 
-/// `text` as a reason quotes it: control characters (a tab, a bell, ...) left out,
-/// and text longer than [`MAX_QUOTE_CHARS`] cut short with `...`.
+/// `text` as a reason quotes it: control characters shown escaped as Rust writes
+/// them (`\r`, `\t`, `\u{7}`), so the student sees what was really sent, and text
+/// longer than [`MAX_QUOTE_CHARS`] characters cut short with `...`.
 pub fn clip(text: &str) -> String {
-    let mut clipped: String = text
-        .chars()
-        .filter(|c| !c.is_control())
-        .take(MAX_QUOTE_CHARS)
-        .collect();
-    if text.chars().count() > MAX_QUOTE_CHARS {
-        clipped.push_str("...");
+    let mut clipped = String::new();
+    for (count, c) in text.chars().enumerate() {
+        if count == MAX_QUOTE_CHARS {
+            clipped.push_str("...");
+            break;
+        }
+        if c.is_control() {
+            clipped.extend(c.escape_default());
+        } else {
+            clipped.push(c);
+        }
     }
     clipped
 }
@@ -34,7 +39,7 @@ mod tests {
     #[test]
     fn quoted_text_is_short_and_on_one_line() {
         assert_eq!(clip("short"), "short");
-        assert_eq!(clip("a\tb\u{7}c\nd"), "abcd");
+        assert_eq!(clip("a\tb\u{7}c\rd"), "a\\tb\\u{7}c\\rd");
         assert_eq!(clip(&"x".repeat(50)), format!("{}...", "x".repeat(40)));
         assert_eq!(clip(&"é".repeat(40)), "é".repeat(40));
     }

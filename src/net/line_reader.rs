@@ -120,7 +120,9 @@ impl<R: Read> LineReader<R> {
                 });
             }
             self.scanned = self.buffer.len();
-            if self.buffer.len() > self.limits.max_line_bytes {
+            // A `\r` at the end may be the line's own ending, its `\n` still to come.
+            let pending_cr = usize::from(self.buffer.last() == Some(&b'\r'));
+            if self.buffer.len() - pending_cr > self.limits.max_line_bytes {
                 self.discarded += self.buffer.len();
                 self.buffer.clear();
                 self.scanned = 0;
@@ -258,6 +260,18 @@ mod tests {
         assert_eq!(r.unfinished(), b"\xac\xed\x00");
         r.drop_unfinished();
         assert_eq!(r.unfinished(), b"");
+    }
+
+    #[test]
+    fn a_line_of_the_longest_length_may_have_its_cr_and_lf_arrive_apart() {
+        let limits = LineLimits {
+            max_line_bytes: 4,
+            overlong: Overlong::ReportAtOnce,
+        };
+        // Two reads: the line and its `\r`, then the `\n`.
+        let mut r = LineReader::new(io::Read::chain(&b"abcd\r"[..], &b"\nabcde\r\n"[..]), limits);
+        assert_eq!(r.next_line().ok(), Some(Incoming::Line("abcd".into())));
+        assert_eq!(r.next_line().ok(), Some(Incoming::TooLong));
     }
 
     #[test]

@@ -40,8 +40,10 @@ struct Client {
     name: Option<PlayerName>,
     /// The table (lobby or game) it sits at.
     table: Option<GameId>,
-    /// When it last left a table (or connected): its JOIN timeout runs from here.
-    free_since: Instant,
+    /// When it connected, until it first sits at a table: its JOIN timeout runs from
+    /// here. `None` once it has joined: the timeout is for connections that never
+    /// identify (DESIGN.md), and after `EXIT` or `SCORE` closing is the client's.
+    unidentified_since: Option<Instant>,
 }
 
 /// A lobby, or the game it became.
@@ -120,16 +122,16 @@ impl Lobbies {
                 extensions: Arc::default(),
                 name: None,
                 table: None,
-                free_since: Instant::now(),
+                unidentified_since: Some(Instant::now()),
             },
         );
     }
 
-    /// When `conn` last left a table (or connected), if it sits at none now.
-    pub fn free_since(&self, conn: ConnId) -> Option<Instant> {
+    /// When `conn` connected, if it has never sat at a table: it must JOIN within the
+    /// handshake timeout of then.
+    pub fn unidentified_since(&self, conn: ConnId) -> Option<Instant> {
         let state = self.state.lock();
-        let client = state.clients.get(&conn)?;
-        client.table.is_none().then_some(client.free_since)
+        state.clients.get(&conn)?.unidentified_since
     }
 
     /// Handles one line of a client: answers it, or hands it to the client's table.
@@ -312,6 +314,7 @@ impl Lobbies {
             if let Some(client) = state.clients.get_mut(&conn.id) {
                 client.name = Some(name.clone());
                 client.table = Some(id);
+                client.unidentified_since = None;
             }
             if let Some(table) = state.tables.get_mut(&id) {
                 table.members.push(conn.id);
@@ -407,7 +410,6 @@ impl Lobbies {
         let Some(id) = client.table.take() else {
             return false;
         };
-        client.free_since = Instant::now();
         if let Some(name) = client.name.take() {
             state.names.remove(&name);
         }
@@ -486,13 +488,11 @@ impl Lobbies {
                 .games_finished
                 .fetch_add(1, Ordering::Relaxed);
         }
-        let now = Instant::now();
         let mut freed = Vec::new();
         let mut names = Vec::new();
         for conn in table.members {
             if let Some(client) = state.clients.get_mut(&conn) {
                 client.table = None;
-                client.free_since = now;
                 names.extend(client.name.take());
                 freed.push(Arc::clone(&client.conn));
             }

@@ -1,10 +1,11 @@
 //! One Spectrangle client's connection thread: reads its lines, has the registry
 //! handle them, and reports when the client is gone.
 //!
-//! Every blocking read has a bound: a client in no lobby must JOIN within the
-//! handshake timeout of connecting (or of leaving its last lobby or game); a client
-//! at a table wakes at least once per handshake timeout to notice it left it; any read
-//! is woken at once by closing the socket (kick, shutdown, output stalled).
+//! Every blocking read has a bound: a client that has never joined a lobby must JOIN
+//! within the handshake timeout of connecting; after that it may stay as long as it
+//! likes (closing is the client's), its thread still waking at least once per
+//! [`net::IDLE_READ_BOUND`]; any read is woken at once by closing the socket (kick,
+//! shutdown, output stalled).
 
 use super::lobby::Lobbies;
 use super::protocol::{self, ArgumentError, ErrorCode, ServerMessage, Unrecognized};
@@ -53,8 +54,8 @@ struct Session<'a> {
 
 impl net::Lines for Session<'_> {
     fn next_wait(&mut self, conn: &Arc<Connection>) -> Result<Duration, String> {
-        let free_since = self.lobbies.free_since(conn.id);
-        net::identify_wait(free_since, self.handshake_timeout).map_err(|seconds| {
+        let since = self.lobbies.unidentified_since(conn.id);
+        net::identify_wait(since, self.handshake_timeout).map_err(|seconds| {
             let _ = conn.send(&ServerMessage::error(
                 ErrorCode::Generic,
                 format!("No JOIN within {seconds} s: closing the connection"),
