@@ -10,7 +10,7 @@ use crate::frontend::go::GoFrontEnd;
 use crate::frontend::spectrangle::SpectrangleFrontEnd;
 use crate::frontend::{Context, FrontEnd};
 use crate::net::listener::CONNECTION_STACK_BYTES;
-use crate::net::{self, AcceptLimits, Accepting, Connections};
+use crate::net::{AcceptLimits, Connections, accept_loop};
 use crate::settings::Settings;
 use crate::shutdown::Shutdown;
 use crate::workers::Workers;
@@ -23,10 +23,6 @@ use std::time::{Duration, Instant};
 
 /// How long shutdown waits for game loops and connection threads to end.
 const SHUTDOWN_GRACE: Duration = Duration::from_millis(1500);
-
-/// How long shutdown waits for each listener's turn in progress to see it (woken by
-/// a connection of our own; a refusal being written may hold it up to a second).
-const ACCEPT_STOP_WAIT: Duration = Duration::from_secs(3);
 
 /// Stack size of a game loop's thread.
 const GAME_STACK_BYTES: usize = 256 * 1024;
@@ -158,12 +154,10 @@ impl Server {
         }
         self.shutdown.wait();
         stopping.store(true, Ordering::SeqCst);
-        for (accepting, address) in accepting {
-            // One connection to ourselves wakes the thread whose turn it is to accept.
+        for (accept, address) in accepting {
+            // One connection to ourselves wakes the blocked accept.
             let _ = TcpStream::connect_timeout(&wake_address(address), Duration::from_secs(1));
-            if !accepting.wait(ACCEPT_STOP_WAIT) {
-                log::warn!("the listener on {address} did not stop in time");
-            }
+            let _ = accept.join();
         }
         log::info!("no longer accepting connections");
         // The flusher stopped on the signal; `finish` drains what it left itself.
@@ -173,26 +167,33 @@ impl Server {
         Ok(())
     }
 
-    /// Accepts `front_end`'s clients on the connection threads, taking turns (see
-    /// `net::listener`).
+    /// Runs `front_end`'s accept loop on a thread of its own (`accept-<name>`).
     fn start_accepting(
         &self,
         front_end: Arc<dyn FrontEnd>,
         listener: TcpListener,
         stopping: &Arc<AtomicBool>,
-    ) -> io::Result<Accepting> {
+    ) -> io::Result<thread::JoinHandle<()>> {
         let limits = AcceptLimits {
             max_clients: self.settings.max_clients,
             refusal: front_end.refusal(self.settings.max_clients),
         };
-        net::accept(
-            listener,
-            limits,
-            Arc::clone(stopping),
-            Arc::clone(&self.open_connections),
-            Arc::clone(&self.connection_threads),
-            move |stream, peer| front_end.serve(stream, peer),
-        )
+        let open = Arc::clone(&self.open_connections);
+        let stopping = Arc::clone(stopping);
+        let workers = Arc::clone(&self.connection_threads);
+        thread::Builder::new()
+            .name(format!("accept-{}", front_end.name()))
+            .spawn(move || {
+                let serving = Arc::clone(&front_end);
+                accept_loop(
+                    &listener,
+                    &limits,
+                    &stopping,
+                    open,
+                    &workers,
+                    move |stream, peer| serving.serve(stream, peer),
+                );
+            })
     }
 
     /// Lets every front end finish its games and close its connections, then waits

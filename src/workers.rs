@@ -7,15 +7,13 @@
 //! other cores to flush their address caches. A lab server that pairs a few thousand
 //! games a second spent most of both cores doing exactly that.
 //!
-//! How: each idle worker waits on a slot of its own (a mutex and a condition
-//! variable), and the pool keeps the idle workers' slots on a stack. [`Workers::run`]
-//! pops the most recently idle worker, puts the job in its slot and wakes exactly that
-//! thread (its stack and caches are the warmest), or starts a new thread when none is
-//! idle. Nothing spins: a shared queue made every idle worker poll and yield on its
-//! way to sleep. A worker that waited [`IDLE_TIMEOUT`] without work retires, but only
-//! if it is still on the stack: once popped, a job is on its way to it.
+//! How: idle workers wait on one shared queue. [`Workers::run`] claims an idle worker
+//! if there is one (a counter, changed with compare-and-swap) and queues the job for
+//! it, or else starts a new thread with the job. A worker that waited
+//! [`IDLE_TIMEOUT`] without work retires, but only by claiming an idle slot itself, so
+//! a queued job always finds a worker that has not retired.
 
-use parking_lot::{Condvar, Mutex};
+use crossbeam_channel::{Receiver, RecvTimeoutError, Sender, unbounded};
 use std::io;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::Arc;
@@ -29,16 +27,6 @@ pub const IDLE_TIMEOUT: Duration = Duration::from_secs(60);
 /// A job a worker runs.
 type Job = Box<dyn FnOnce() + Send>;
 
-/// Where one idle worker waits for its next job.
-#[derive(Default)]
-struct Slot {
-    job: Mutex<Option<Job>>,
-    filled: Condvar,
-}
-
-/// The slots of the idle workers, the most recently idle last.
-type IdleStack = Mutex<Vec<Arc<Slot>>>;
-
 /// A pool of threads of one kind (their name prefix and stack size).
 pub struct Workers {
     /// Threads are named `<kind>-<number>`.
@@ -46,7 +34,10 @@ pub struct Workers {
     stack_bytes: usize,
     /// At most this many workers wait idle; one more finishing its job ends instead.
     max_idle: usize,
-    idle: Arc<IdleStack>,
+    jobs: Sender<Job>,
+    queue: Receiver<Job>,
+    /// Workers waiting for a job that no job has been queued for yet.
+    idle: Arc<AtomicUsize>,
     /// Threads started so far (for their names).
     started: AtomicUsize,
 }
@@ -74,11 +65,14 @@ impl Workers {
     /// A pool of threads named `<kind>-<n>` with stacks of `stack_bytes`, keeping at
     /// most `max_idle` of them waiting.
     pub fn new(kind: &'static str, stack_bytes: usize, max_idle: usize) -> Workers {
+        let (jobs, queue) = unbounded();
         Workers {
             kind,
             stack_bytes,
             max_idle,
-            idle: Arc::default(),
+            jobs,
+            queue,
+            idle: Arc::new(AtomicUsize::new(0)),
             started: AtomicUsize::new(0),
         }
     }
@@ -102,68 +96,56 @@ impl Workers {
             let _done = SetOnDrop(done);
             job();
         });
-        let idle = self.idle.lock().pop();
-        if let Some(slot) = idle {
-            // Popped, the worker cannot retire: it waits for this job.
-            *slot.job.lock() = Some(job);
-            slot.filled.notify_one();
+        if claim(&self.idle) {
+            // A claimed worker is waiting on the queue and cannot retire: the send
+            // cannot fail while this pool holds the receiver too.
+            self.jobs
+                .send(job)
+                .map_err(|_| io::Error::other("the worker pool is gone"))?;
             return Ok(finished);
         }
         let number = self.started.fetch_add(1, Ordering::Relaxed) + 1;
+        let queue = self.queue.clone();
         let idle = Arc::clone(&self.idle);
         let max_idle = self.max_idle;
         thread::Builder::new()
             .name(format!("{}-{number}", self.kind))
             .stack_size(self.stack_bytes)
-            .spawn(move || work(job, &idle, max_idle))?;
+            .spawn(move || work(job, &queue, &idle, max_idle))?;
         Ok(finished)
     }
 }
 
-/// A worker's life: its first job, then the jobs put in its slot until it retires.
-fn work(first: Job, idle: &IdleStack, max_idle: usize) {
-    let slot = Arc::new(Slot::default());
+/// A worker's life: its first job, then jobs from the queue until it retires.
+fn work(first: Job, queue: &Receiver<Job>, idle: &AtomicUsize, max_idle: usize) {
     let mut job = first;
     loop {
         if panic::catch_unwind(AssertUnwindSafe(job)).is_err() {
             // The panic hook has logged it; the thread is sound after unwinding.
             log::error!("a job of this thread panicked; the thread goes on");
         }
-        {
-            let mut stack = idle.lock();
-            if stack.len() >= max_idle {
-                return; // enough workers wait already
+        if idle.fetch_add(1, Ordering::AcqRel) >= max_idle {
+            // Enough workers wait already: retire, if no job has claimed us yet.
+            if claim(idle) {
+                return;
             }
-            stack.push(Arc::clone(&slot));
         }
-        match next_job(&slot, idle) {
-            Some(next) => job = next,
-            None => return,
-        }
+        job = loop {
+            match queue.recv_timeout(IDLE_TIMEOUT) {
+                Ok(next) => break next,
+                Err(RecvTimeoutError::Timeout) if claim(idle) => return,
+                // A job was queued for an idle worker meanwhile: it may be ours.
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => return,
+            }
+        };
     }
 }
 
-/// Waits for the job put in `slot`; `None` when the worker retires instead (it waited
-/// [`IDLE_TIMEOUT`] and was still on the stack, so no job can come).
-fn next_job(slot: &Arc<Slot>, idle: &IdleStack) -> Option<Job> {
-    let mut waiting = slot.job.lock();
-    loop {
-        if let Some(job) = waiting.take() {
-            return Some(job);
-        }
-        if slot.filled.wait_for(&mut waiting, IDLE_TIMEOUT).timed_out() && waiting.is_none() {
-            // Never both locks at once: `run` takes the stack's, then the slot's.
-            drop(waiting);
-            let mut stack = idle.lock();
-            if let Some(at) = stack.iter().position(|s| Arc::ptr_eq(s, slot)) {
-                stack.remove(at);
-                return None;
-            }
-            // Popped meanwhile: the job is on its way.
-            drop(stack);
-            waiting = slot.job.lock();
-        }
-    }
+/// Takes one idle slot, if there is one.
+fn claim(idle: &AtomicUsize) -> bool {
+    idle.fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| n.checked_sub(1))
+        .is_ok()
 }
 
 #[cfg(test)]
@@ -183,8 +165,8 @@ mod tests {
                 })
                 .expect("run");
             assert!(finished.wait_until(Instant::now() + Duration::from_secs(20)));
-            // Let the worker get back to the stack before the next job.
-            while workers.idle.lock().is_empty() {
+            // Let the worker get back to the queue before the next job.
+            while workers.idle.load(Ordering::Acquire) == 0 {
                 thread::yield_now();
             }
         }

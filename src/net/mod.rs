@@ -1,8 +1,8 @@
 //! The network layer: lines, limits and timeouts. Shared by every front end; knows
 //! nothing of Go, Spectrangle or any protocol.
 //!
-//! - [`listener`]: accepting: the threads take turns at the listener and each serves
-//!   the client it let in; a cap on how many are open, a clean stop.
+//! - [`listener`]: the accept loop: one named OS thread per connection, a cap on how
+//!   many are open, a clean stop.
 //! - [`connections`]: opens connections (unique ids, the shared flusher).
 //! - [`connection`]: the shared handle on one client: its outbox, pacer, counters.
 //! - [`reader`]: the read loop of a connection thread; a front end says what a line
@@ -25,7 +25,7 @@ pub mod reader;
 pub use connection::{ConnId, Connection, Message, OutputHold};
 pub use connections::Connections;
 pub use line_reader::{Incoming, LineReader, ReadError};
-pub use listener::{AcceptLimits, Accepting, accept};
+pub use listener::{AcceptLimits, accept_loop};
 pub use outbox::{Outbox, OutboxLimits};
 pub use reader::{IDLE_READ_BOUND, Lines, identify_wait, read_lines};
 
