@@ -30,6 +30,11 @@ pub enum SgfError {
         /// The text, shortened and made printable.
         text: String,
     },
+    /// Text after the last `)`: a record ends with its game tree.
+    TextAfterGameTree {
+        /// The text, shortened and made printable.
+        text: String,
+    },
     /// The thread that parses could not be started (out of threads or memory).
     ReaderUnavailable,
     /// The parsing thread panicked: a bug in sgf-parse or in this module.
@@ -158,6 +163,10 @@ impl fmt::Display for SgfError {
             SgfError::TextBeforeGameTree { text } => write!(
                 f,
                 "SGF syntax: text before the game tree ({text}): a record starts with '(;', like (;FF[4]GM[1]SZ[9])"
+            ),
+            SgfError::TextAfterGameTree { text } => write!(
+                f,
+                "SGF syntax: text after the game tree ({text}): a record ends with the ')' that closes its game tree, and a move is a node inside it, like (;SZ[9];B[dd];W[ee])"
             ),
             SgfError::ReaderUnavailable => {
                 write!(

@@ -113,6 +113,17 @@ fn parse(text: &str, limits: &ReadLimits) -> Result<SgfGame, SgfError> {
         });
     }
     let trees = sgf_parse::parse_with_options(text, &options).map_err(SgfError::Syntax)?;
+    // sgf-parse passes over nodes written after the last game tree; a record that
+    // seems to go on after it is refused rather than read in part.
+    let end = text.trim_end();
+    if let Some(close) = end.rfind(')') {
+        let after = &end[close + 1..];
+        if !after.is_empty() {
+            return Err(SgfError::TextAfterGameTree {
+                text: super::error::quoted(after.trim_start()),
+            });
+        }
+    }
     match trees.first() {
         Some(GameTree::GoGame(root)) => main_line(root, limits),
         Some(GameTree::Unknown(root)) => {

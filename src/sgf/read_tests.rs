@@ -183,6 +183,13 @@ fn bad_records_and_their_reasons() {
             "SGF syntax: text before the game tree (x): a record starts with '(;', like (;FF[4]GM[1]SZ[9])",
         ),
         (
+            "(;SZ[9];B[aa]);W[bb]\n",
+            SgfError::TextAfterGameTree {
+                text: ";W[bb]".into(),
+            },
+            "SGF syntax: text after the game tree (;W[bb]): a record ends with the ')' that closes its game tree, and a move is a node inside it, like (;SZ[9];B[dd];W[ee])",
+        ),
+        (
             "(;B[aa]x)",
             SgfError::Syntax(SgfParseError::LexerError(
                 LexerError::MissingPropertyIdentifier,
