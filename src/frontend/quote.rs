@@ -6,20 +6,24 @@
 pub const MAX_QUOTE_CHARS: usize = 40;
 
 /// `text` as a reason quotes it: control characters shown escaped as Rust writes
-/// them (`\r`, `\t`, `\u{7}`), so the student sees what was really sent, and text
-/// longer than [`MAX_QUOTE_CHARS`] characters cut short with `...`.
+/// them (`\r`, `\t`, `\u{7}`), so a stray carriage return or tab is visible, and a
+/// quote longer than [`MAX_QUOTE_CHARS`] characters (escapes counted) cut short with
+/// `...`.
 pub fn clip(text: &str) -> String {
     let mut clipped = String::new();
-    for (count, c) in text.chars().enumerate() {
-        if count == MAX_QUOTE_CHARS {
+    let mut shown = 0;
+    for c in text.chars() {
+        let piece: String = if c.is_control() {
+            c.escape_default().collect()
+        } else {
+            c.to_string()
+        };
+        shown += piece.chars().count();
+        if shown > MAX_QUOTE_CHARS {
             clipped.push_str("...");
             break;
         }
-        if c.is_control() {
-            clipped.extend(c.escape_default());
-        } else {
-            clipped.push(c);
-        }
+        clipped.push_str(&piece);
     }
     clipped
 }
@@ -42,6 +46,11 @@ mod tests {
         assert_eq!(clip("a\tb\u{7}c\rd"), "a\\tb\\u{7}c\\rd");
         assert_eq!(clip(&"x".repeat(50)), format!("{}...", "x".repeat(40)));
         assert_eq!(clip(&"é".repeat(40)), "é".repeat(40));
+        // Escapes count towards the bound: nine bells are 45 characters escaped.
+        assert_eq!(
+            clip(&"\u{7}".repeat(9)),
+            format!("{}...", "\\u{7}".repeat(8))
+        );
     }
 
     #[test]

@@ -34,7 +34,10 @@ pub trait Message: fmt::Display {
 /// A connection's output held by one caller (see [`Connection::hold_output`]).
 pub struct OutputHold<'a> {
     conn: &'a Connection,
-    outbox: OutboxHold<'a>,
+    /// `None` only while the hold is being dropped.
+    outbox: Option<OutboxHold<'a>>,
+    /// The lines sent, logged once the hold is released (logging may block).
+    sent: Vec<String>,
 }
 
 impl OutputHold<'_> {
@@ -44,12 +47,23 @@ impl OutputHold<'_> {
     ///
     /// [`Closed`] when the connection is closed.
     pub fn send(&mut self, message: &impl Message) -> Result<(), Closed> {
-        self.send_line(&message.to_string(), message.is_rejection())
+        let line = message.to_string();
+        self.conn.count_sent(message.is_rejection());
+        let result = match self.outbox.as_mut() {
+            Some(outbox) => outbox.send_line(&line),
+            None => Err(Closed),
+        };
+        self.sent.push(line);
+        result
     }
+}
 
-    fn send_line(&mut self, line: &str, rejection: bool) -> Result<(), Closed> {
-        self.conn.sending(line, rejection);
-        self.outbox.send_line(line)
+impl Drop for OutputHold<'_> {
+    fn drop(&mut self) {
+        drop(self.outbox.take());
+        for line in &self.sent {
+            self.conn.log_line("->", line);
+        }
     }
 }
 
@@ -119,20 +133,29 @@ impl Connection {
     /// Sends a message already formatted (one formatting for several receivers).
     /// `rejection` says whether it refuses a line of this client.
     pub fn send_line(&self, line: &str, rejection: bool) -> Result<(), Closed> {
-        self.sending(line, rejection);
-        self.outbox.send_line(line)
+        self.count_sent(rejection);
+        let result = self.outbox.send_line(line);
+        // Logged after the send, outside the outbox's lock (logging may block).
+        self.log_line("->", line);
+        result
     }
 
     /// Holds this client's output until the hold is dropped: what is sent through it
-    /// goes out before any line another thread sends meanwhile. For a caller that
-    /// decides what to send under a lock of its own but sends after releasing it (no
-    /// lock is held across socket I/O) and must not be overtaken: the GO! lobby
-    /// answering a HANDSHAKE before the game it seats the client in says anything.
-    /// Take it after that lock, never before, and send nothing else while holding it.
-    pub fn hold_output(&self) -> OutputHold<'_> {
+    /// goes out before any line another thread sends meanwhile (that thread waits).
+    /// For a caller that decides what to send under a lock of its own but sends after
+    /// releasing it (no lock is held across socket I/O) and must not be overtaken: the
+    /// GO! lobby answering a HANDSHAKE before the game it seats the client in says
+    /// anything.
+    ///
+    /// The hold is this connection's output lock: take it after that other lock,
+    /// never before (or a game sending to the client while waiting for that lock would
+    /// deadlock), and while holding it call nothing else on this connection that
+    /// sends or closes (the lock is not re-entrant: the thread would wait for itself).
+    pub(crate) fn hold_output(&self) -> OutputHold<'_> {
         OutputHold {
             conn: self,
-            outbox: self.outbox.hold(),
+            outbox: Some(self.outbox.hold()),
+            sent: Vec::new(),
         }
     }
 
@@ -195,13 +218,12 @@ impl Connection {
         )
     }
 
-    /// Counts and logs a line about to be sent.
-    fn sending(&self, line: &str, rejection: bool) {
+    /// Counts a line sent (a rejection also counts towards pacing).
+    fn count_sent(&self, rejection: bool) {
         self.lines_out.fetch_add(1, Ordering::Relaxed);
         if rejection {
             self.pacer.rejected();
         }
-        self.log_line("->", line);
     }
 
     fn log_line(&self, direction: &str, line: &str) {

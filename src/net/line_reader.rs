@@ -28,7 +28,8 @@ pub enum ReadError {
     Io(io::Error),
 }
 
-/// Splits a byte stream into lines. Holds at most `max_line_bytes` plus one read chunk.
+/// Splits a byte stream into lines. Holds at most `max_line_bytes` (and a line's `\r`)
+/// plus one read chunk.
 pub struct LineReader<R> {
     source: R,
     /// Bytes read but not yet returned as a line.

@@ -22,7 +22,8 @@ pub mod outbox;
 pub mod pacer;
 pub mod reader;
 
-pub use connection::{ConnId, Connection, Message, OutputHold};
+pub(crate) use connection::OutputHold;
+pub use connection::{ConnId, Connection, Message};
 pub use connections::Connections;
 pub use line_reader::{Incoming, LineReader, ReadError};
 pub use listener::{AcceptLimits, accept_loop};

@@ -119,7 +119,7 @@ impl Outbox {
     /// Holds this outbox for the caller until the hold is dropped: lines sent through
     /// the hold go out before any line another thread sends meanwhile (that thread
     /// waits). Never held across a blocking call: the hold's sends do not block.
-    pub fn hold(&self) -> OutboxHold<'_> {
+    pub(crate) fn hold(&self) -> OutboxHold<'_> {
         OutboxHold {
             outbox: self,
             state: self.state.lock(),

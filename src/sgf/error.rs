@@ -307,8 +307,11 @@ fn illegal(reason: IllegalMove) -> String {
         IllegalMove::Superko { .. } => {
             "superko: it repeats an earlier position of this game".into()
         }
-        // A move off the board is refused as a bad value before it is played; the game
-        // cannot be over or out of turn in the middle of a record's replay.
+        IllegalMove::GameOver => {
+            "the game already ended with two passes in a row: no move may follow them".into()
+        }
+        // A move off the board is refused as a bad value before it is played, and one
+        // out of turn as `OutOfTurn`.
         other => other.to_string(),
     }
 }

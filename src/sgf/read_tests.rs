@@ -553,7 +553,7 @@ fn bad_records_and_their_reasons() {
                 size: 9,
                 reason: IllegalMove::GameOver,
             },
-            "Move 3 (B[aa] at A9): The game is over",
+            "Move 3 (B[aa] at A9): the game already ended with two passes in a row: no move may follow them",
         ),
     ];
     for (text, error, message) in cases {

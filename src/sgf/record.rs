@@ -173,7 +173,7 @@ mod tests {
                     size: 9,
                     reason: IllegalMove::GameOver,
                 },
-                "Move 3 (B[aa] at A9): The game is over",
+                "Move 3 (B[aa] at A9): the game already ended with two passes in a row: no move may follow them",
             ),
             (
                 bad_setup,

@@ -139,12 +139,13 @@ impl Lobby {
     ///
     /// When the client already sits in a game, or the server is stopping.
     pub fn handshake(&self, conn: &Arc<Connection>, wanted: &str) -> Result<(), HandshakeRefused> {
-        if self.shared.shutdown.is_triggered() {
-            return Err(HandshakeRefused::ShuttingDown);
-        }
         let output;
         let seated = {
             let mut state = self.state.lock();
+            // Under the lock: a shutdown is either seen here or sees this client seated.
+            if self.shared.shutdown.is_triggered() {
+                return Err(HandshakeRefused::ShuttingDown);
+            }
             // Under the lock, so a disconnect is either wholly before (then nothing is
             // seated) or wholly after (then its Left reaches the game seated here).
             let Some(entry) = state.clients.get(&conn.id) else {
@@ -203,6 +204,9 @@ impl Lobby {
         conn: &Arc<Connection>,
         command: Result<ClientCommand, ParseError>,
     ) {
+        if let Ok(ClientCommand::Exit { game_id, player }) = &command {
+            self.exiting(conn, *game_id, player);
+        }
         let line = GameEvent::Line {
             from: Arc::clone(conn),
             command,
@@ -308,9 +312,30 @@ impl Lobby {
         bots
     }
 
+    /// An EXIT that its game will accept (its own game id and name) is about to reach
+    /// that game: if the game waits for a partner, nobody more is matched to it. A
+    /// partner matched before is seated first and then matched anew when the leader
+    /// leaves, with a fresh ACKNOWLEDGE_HANDSHAKE, as the README's GO! choices say.
+    fn exiting(&self, conn: &Connection, game: GameId, name: &str) {
+        let mut state = self.state.lock();
+        let Some(entry) = state.clients.get(&conn.id) else {
+            return;
+        };
+        if entry.route.game() == Some(game) && entry.name.as_deref() == Some(name) {
+            state.waiting.retain(|g| *g != game);
+        }
+    }
+
     /// Kicks a client: a seated player loses its game (and is told so) before its
-    /// connection is closed; any other client is just disconnected.
+    /// connection is closed; any other client is just disconnected. A game it leads
+    /// while waiting for a partner is matched to nobody more.
     pub fn kick(&self, conn: &Arc<Connection>) {
+        {
+            let mut state = self.state.lock();
+            if let Some(game) = state.clients.get(&conn.id).and_then(|e| e.route.game()) {
+                state.waiting.retain(|g| *g != game);
+            }
+        }
         let kicked = self
             .route(conn.id)
             .is_some_and(|route| route.send(GameEvent::Kick(Arc::clone(conn))).is_ok());
@@ -519,17 +544,12 @@ impl Seating for Lobby {
                 return true;
             }
             output = leader.conn.hold_output();
-            let mut joined = None;
-            while let Some(other) = state.waiting.pop_front() {
-                let sent = state
-                    .games
-                    .get(&other)
-                    .is_some_and(|entry| entry.inbox.send(GameEvent::Join(leader.clone())).is_ok());
-                if sent {
-                    joined = Some(other);
-                    break;
-                }
-            }
+            // During shutdown the leader stays where it is: every game is ending.
+            let joined = if self.shared.shutdown.is_triggered() {
+                None
+            } else {
+                join_oldest_waiting(&mut state, leader)
+            };
             if joined.is_none() {
                 state.waiting.push_front(id);
             }
@@ -590,6 +610,21 @@ struct NewGame {
     id: GameId,
     events: crossbeam_channel::Receiver<GameEvent>,
     summary: Arc<Mutex<GameSummary>>,
+}
+
+/// Sends `player` to the oldest waiting game whose loop still runs, taking that game
+/// off the queue; returns it.
+fn join_oldest_waiting(state: &mut LobbyState, player: &Player) -> Option<GameId> {
+    while let Some(game) = state.waiting.pop_front() {
+        let sent = state
+            .games
+            .get(&game)
+            .is_some_and(|entry| entry.inbox.send(GameEvent::Join(player.clone())).is_ok());
+        if sent {
+            return Some(game);
+        }
+    }
+    None
 }
 
 /// Seats `conn` in `game` (routes its lines to that game's inbox), or frees it.

@@ -42,7 +42,8 @@ struct Client {
     table: Option<GameId>,
     /// When it connected, until it first sits at a table: its JOIN timeout runs from
     /// here. `None` once it has joined: the timeout is for connections that never
-    /// identify (DESIGN.md), and after `EXIT` or `SCORE` closing is the client's.
+    /// identify, and after `EXIT` or `SCORE` closing is the client's (SPECTRANGLE.md,
+    /// as the README's Spectrangle choices say).
     unidentified_since: Option<Instant>,
 }
 

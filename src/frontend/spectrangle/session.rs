@@ -55,7 +55,9 @@ struct Session<'a> {
 impl net::Lines for Session<'_> {
     fn next_wait(&mut self, conn: &Arc<Connection>) -> Result<Duration, String> {
         let since = self.lobbies.unidentified_since(conn.id);
-        net::identify_wait(since, self.handshake_timeout).map_err(|seconds| {
+        // Once joined, no timeout: the read only wakes every `IDLE_READ_BOUND`.
+        let timeout = since.and(self.handshake_timeout);
+        net::identify_wait(since, timeout).map_err(|seconds| {
             let _ = conn.send(&ServerMessage::error(
                 ErrorCode::Generic,
                 format!("No JOIN within {seconds} s: closing the connection"),

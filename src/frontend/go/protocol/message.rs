@@ -75,8 +75,8 @@ pub enum ServerMessage {
 
 impl ServerMessage {
     /// The REQUEST_CONFIG that asks the leader of game `game_id` for its SET_CONFIG,
-    /// showing the command in full (DESIGN.md: the short form of the spec's example is
-    /// refused).
+    /// showing the command in full (the short form of the spec's example is refused:
+    /// see the README's GO! choices).
     pub fn request_config(game_id: GameId, max_board_size: usize) -> ServerMessage {
         ServerMessage::RequestConfig {
             message: format!(

@@ -13,9 +13,10 @@ impl Table {
     pub(super) fn join(&mut self, player: Player) {
         let is_leader = self.seats.is_empty();
         if self.seats.len() >= 2 || self.phase != Phase::Gathering {
-            // The lobby seats two players at most; should it ever seat a third, that
-            // player gets a game of its own (and a fresh ACKNOWLEDGE_HANDSHAKE) rather
-            // than being stranded.
+            // Not reached: the lobby seats a partner only in a game on its waiting
+            // queue, which a game leaves before it starts or its leader departs.
+            // Should it happen, the player is matched anew (with a fresh
+            // ACKNOWLEDGE_HANDSHAKE) rather than stranded.
             log::warn!("game {}: no free seat for {}", self.id, player.name);
             self.seating.reseat(player);
             return;

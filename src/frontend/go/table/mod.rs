@@ -1,10 +1,10 @@
-//! One game's loop: the GO! flow from the leader's handshake to the last rematch
-//! answer, driven by a `select!` over the game's inbox, the shutdown signal and the
+//! One game's loop: the GO! flow from the leader's arrival (the lobby has answered its
+//! HANDSHAKE) to the last rematch answer, driven by a `select!` over the game's inbox, the shutdown signal and the
 //! game's one clock (config, move or rematch deadline, whichever applies).
 //!
 //! This file holds the loop, the game's state and the dispatch of commands; the steps
 //! of the flow are in the submodules, each adding methods to [`Table`]:
-//! - `gathering`: handshakes, the configuration, the start of each round;
+//! - `gathering`: the players' arrival, the configuration, the start of each round;
 //! - `playing`: moves and passes, EXIT, rematch answers;
 //! - `ending`: how a game ends (passes, the move limit, departures, clocks, shutdown);
 //! - `bot`: the practice bot in a seat: seating it, asking it, playing its answers;
@@ -42,11 +42,13 @@ mod view;
 /// loops depending on it.
 pub trait Seating: Send + Sync {
     /// Seats again a player whose game broke up before it started: it joins the
-    /// oldest waiting game, or leads a new one. Nobody is stranded.
+    /// oldest waiting game, or leads a new one, and is told so with a fresh
+    /// ACKNOWLEDGE_HANDSHAKE (and REQUEST_CONFIG as a leader). Nobody is stranded.
     fn reseat(&self, player: Player);
 
     /// A leader whose partner left before the start: true when it joined another
-    /// waiting game (its own game ends), false when its game waits again.
+    /// waiting game (its own game ends; it gets that game's ACKNOWLEDGE_HANDSHAKE),
+    /// false when its game waits again (nothing is sent).
     fn requeue(&self, game: GameId, leader: &Player) -> bool;
 
     /// Frees `conn`'s seat in `game`, e.g. a partner who left before the start.

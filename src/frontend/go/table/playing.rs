@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
 impl Table {
-    /// Checks a MOVE or PASS (index -1) in the order DESIGN.md fixes: game id, name,
+    /// Checks a MOVE or PASS (index -1) in the order the README's GO! choices fix: game id, name,
     /// game in progress, turn, index range, then the rules engine ([`Table::place`]).
     pub(super) fn play(
         &mut self,
