@@ -539,3 +539,32 @@ fn players_who_leave_together_before_the_start_are_seated_nowhere() {
         no_clients_left();
     }
 }
+
+#[test]
+fn lines_sent_as_a_game_ends_are_answered_in_order() {
+    let server = TestServer::start();
+    for round in 0..20u32 {
+        let game = 2 * round + 1;
+        let (black, white, third) = (
+            format!("A{round}"),
+            format!("B{round}"),
+            format!("C{round}"),
+        );
+        let (mut a, mut b) = start_named(&server, game, 2, &black, &white);
+        a.send(&format!("PASS+{game}+{black}"));
+        b.expect_prefix(&format!("ACKNOWLEDGE_MOVE+{game}+-1;1+"));
+        b.send(&format!("PASS+{game}+{white}"));
+        while b.recv() != "REQUEST_REMATCH" {}
+        // In one write: the no that ends game `game`, then the next game's lines. The
+        // HANDSHAKE reaches the ending game and is answered from its leftovers; the
+        // SET_CONFIG behind it, wherever it lands, must be answered after it.
+        let next = game + 1;
+        b.send_raw(format!("SET_REMATCH+0\nHANDSHAKE+{white}\nSET_CONFIG+{next}+1+2\n").as_bytes());
+        b.expect("ACKNOWLEDGE_REMATCH+0");
+        b.expect(&format!("ACKNOWLEDGE_HANDSHAKE+{next}+1"));
+        b.expect(&request_config(next));
+        let mut c = partner(&server, next, &third);
+        expect_configs(&mut b, &white, 1, &mut c, &third, 2);
+        drop((a, b, c));
+    }
+}

@@ -418,7 +418,7 @@ impl Lobby {
             }
             Err(e) => {
                 log::error!("could not start a thread for game {id}: {e}");
-                for conn in self.remove_game(id) {
+                for (conn, _) in self.remove_game(id) {
                     conn.close("the server could not start a game thread");
                 }
             }
@@ -427,7 +427,7 @@ impl Lobby {
 
     /// The one way a game leaves the lobby: off the queue and the registry, its
     /// players free, its summary (marked finished) among the finished games kept.
-    fn remove_game(&self, id: GameId) -> Vec<Arc<Connection>> {
+    fn remove_game(&self, id: GameId) -> Vec<(Arc<Connection>, Arc<Route>)> {
         let mut state = self.state.lock();
         state.waiting.retain(|g| *g != id);
         free_bot(&mut state, id);
@@ -448,8 +448,8 @@ impl Lobby {
             .values()
             .filter(|entry| entry.route.game() == Some(id))
             .map(|entry| {
-                entry.route.set(None);
-                Arc::clone(&entry.conn)
+                entry.route.end_game(id);
+                (Arc::clone(&entry.conn), Arc::clone(&entry.route))
             })
             .collect()
     }
@@ -587,14 +587,20 @@ impl Seating for Lobby {
     }
 
     /// Removes an ended game: nobody sits in it any more, and its summary is kept
-    /// for the console. After this no event can reach its inbox.
-    fn close_game(&self, id: GameId) -> Vec<Arc<Connection>> {
+    /// for the console. No new player or event is sent to it; its players' lines
+    /// still reach it until their routes are released.
+    fn close_game(&self, id: GameId) -> Vec<(Arc<Connection>, Arc<Route>)> {
         self.remove_game(id)
     }
 
-    /// A line sent to a game that has ended meanwhile: handled where its client is now.
+    /// A line that reached a game after it ended: handled where its client is now (a
+    /// free client whose lines are still being answered by that game is answered
+    /// here, in order).
     fn redispatch(&self, from: &Arc<Connection>, command: Result<ClientCommand, ParseError>) {
-        self.dispatch(from, command);
+        match self.route(from.id) {
+            Some(route) if !route.is_draining() => self.dispatch_on(&route, from, command),
+            _ => self.answer_unseated(from, command),
+        }
     }
 }
 

@@ -17,6 +17,7 @@
 
 use super::event::{BotRefused, GameEvent, Player};
 use super::protocol::{ClientCommand, GameId, GameState, ParseError, ServerMessage};
+use super::route::Route;
 use super::summary::GameSummary;
 use super::thinker::{Answer, Thinker, Turn};
 use crate::frontend::{Departure, KICK_REASON, Shared, deadline_in};
@@ -66,9 +67,10 @@ pub trait Seating: Send + Sync {
     /// Why not: no such game, ended, both seats taken, shutting down.
     fn seat_bot(&self, game: GameId) -> Result<String, BotRefused>;
 
-    /// Removes an ended game: no event reaches it any more and its players are free.
-    /// Returns the connections that sat in it.
-    fn close_game(&self, game: GameId) -> Vec<Arc<Connection>>;
+    /// Removes an ended game: no new player or event is sent to it, and its players
+    /// are free. Returns the connections that sat in it with their routes, which
+    /// still lead here until released (see `route`).
+    fn close_game(&self, game: GameId) -> Vec<(Arc<Connection>, Arc<Route>)>;
 
     /// Handles a line that reached the game after it ended, where its client is now.
     fn redispatch(&self, from: &Arc<Connection>, command: Result<ClientCommand, ParseError>);
@@ -105,7 +107,7 @@ fn run(
     let players = seating.close_game(id);
     if outcome.is_err() {
         log::error!("game {id}: internal error, game stopped");
-        for conn in players {
+        for (conn, _) in &players {
             let _ = conn.send(&ServerMessage::GameFinished {
                 game_id: id,
                 winner: None,
@@ -115,7 +117,21 @@ fn run(
             });
         }
     }
-    // The lobby no longer routes to this game; events already queued still get an answer.
+    // Events already queued still get an answer, and the players' lines sent meanwhile
+    // follow them here (in order), until every route is released with nothing queued.
+    loop {
+        answer_leftovers(seating, events);
+        if players
+            .iter()
+            .all(|(_, route)| route.release(id, || events.is_empty()))
+        {
+            return;
+        }
+    }
+}
+
+/// Answers the events left in an ended game's inbox: each where it belongs now.
+fn answer_leftovers(seating: &Arc<dyn Seating>, events: &Receiver<GameEvent>) {
     while let Ok(event) = events.try_recv() {
         match event {
             GameEvent::Join(player) => seating.reseat(player),
