@@ -196,8 +196,8 @@ impl Lobby {
     }
 
     /// Has a line of the client on `route` handled: by its game if it sits in one
-    /// (once [`Seating::close_game`] has run, none reaches that game: the game
-    /// answers everything it was sent before it ends), else here.
+    /// (or by its ended game, while that game still answers the client's earlier
+    /// lines: see `route`), else here.
     pub fn dispatch_on(
         &self,
         route: &Route,
@@ -213,14 +213,6 @@ impl Lobby {
         };
         if let Err(GameEvent::Line { command, .. }) = route.send(line) {
             self.answer_unseated(conn, command);
-        }
-    }
-
-    /// [`Lobby::dispatch_on`] for a caller without the client's route at hand.
-    pub fn dispatch(&self, conn: &Arc<Connection>, command: Result<ClientCommand, ParseError>) {
-        match self.route(conn.id) {
-            Some(route) => self.dispatch_on(&route, conn, command),
-            None => self.answer_unseated(conn, command),
         }
     }
 
@@ -330,15 +322,16 @@ impl Lobby {
     /// connection is closed; any other client is just disconnected. A game it leads
     /// while waiting for a partner is matched to nobody more.
     pub fn kick(&self, conn: &Arc<Connection>) {
-        {
+        let route = {
             let mut state = self.state.lock();
-            if let Some(game) = state.clients.get(&conn.id).and_then(|e| e.route.game()) {
+            let route = state.clients.get(&conn.id).map(|e| Arc::clone(&e.route));
+            if let Some(game) = route.as_ref().and_then(|r| r.game()) {
                 state.waiting.retain(|g| *g != game);
             }
-        }
-        let kicked = self
-            .route(conn.id)
-            .is_some_and(|route| route.send(GameEvent::Kick(Arc::clone(conn))).is_ok());
+            route
+        };
+        let kicked =
+            route.is_some_and(|route| route.send(GameEvent::Kick(Arc::clone(conn))).is_ok());
         if !kicked {
             conn.close(KICK_REASON);
         }
