@@ -544,8 +544,26 @@ fn in_a_game_every_bad_move_gets_its_code_and_changes_nothing() {
             "ERROR 6 Field 10 is a bonus field (x2) and the first tile may not go on one: choose a field without a bonus".to_string(),
         ),
     ];
-    for (line, answer) in table {
-        clients[mover].ask(&line, &answer);
+    // Sent in one write, the lines are answered in the order they were sent, whether
+    // the registry answers them (JOIN, READY, bad arguments) or the table (the moves it
+    // judges, ERROR 6). (First, before pacing slows a client after 20 refusals.)
+    // Each move the table judges is followed by a line the registry answers.
+    let (judged, checked): (Vec<_>, Vec<_>) = table
+        .iter()
+        .partition(|(_, answer)| answer.starts_with("ERROR 6"));
+    let mut batch = Vec::new();
+    for (i, pair) in checked.iter().enumerate() {
+        batch.extend(judged.get(i));
+        batch.push(*pair);
+    }
+    let text: String = batch.iter().map(|(line, _)| format!("{line}\n")).collect();
+    clients[mover].send_raw(text.as_bytes());
+    for (_, answer) in &batch {
+        clients[mover].expect(answer);
+    }
+    // One at a time, each gets the same answer.
+    for (line, answer) in &table {
+        clients[mover].ask(line, answer);
     }
     clients[waiter].ask(
         &format!("MOVE_PLAY {held} 3"),

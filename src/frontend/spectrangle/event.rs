@@ -5,9 +5,47 @@ use super::protocol::{Command, Extension, PlayerName};
 use super::summary::TableView;
 use crate::frontend::Departure;
 use crate::net::{ConnId, Connection};
-use crossbeam_channel::Sender;
+use crossbeam_channel::{Receiver, Sender, bounded};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+/// The longest a connection thread waits for its table to handle one of its lines (a
+/// table handles an event in microseconds; this only bounds a table that is stuck).
+pub const HANDLED_WAIT: Duration = Duration::from_secs(5);
+
+/// Travels with an event a client's line sent to its table, and is dropped once the
+/// table has handled it (or thrown the event away). The client's connection thread
+/// waits for that ([`Awaited::wait`]) before it reads the client's next line: the
+/// table answers some lines (moves, chat, the LOBBY after a JOIN) and the registry the
+/// others, and this keeps the answers in the order the client sent the lines.
+#[derive(Debug)]
+pub struct Handled {
+    _dropped_when_handled: Sender<()>,
+}
+
+/// The connection thread's side of a [`Handled`].
+pub struct Awaited(Receiver<()>);
+
+/// A [`Handled`] for an event, and what waits for it.
+pub fn handled() -> (Handled, Awaited) {
+    let (sender, receiver) = bounded(0);
+    (
+        Handled {
+            _dropped_when_handled: sender,
+        },
+        Awaited(receiver),
+    )
+}
+
+impl Awaited {
+    /// Waits until the event was handled (its [`Handled`] dropped), at most
+    /// [`HANDLED_WAIT`].
+    pub fn wait(self) {
+        // Nothing is ever sent: the channel disconnects when the table drops its side.
+        let _ = self.0.recv_timeout(HANDLED_WAIT);
+    }
+}
 
 /// The extensions a client has enabled: set by its connection thread, read by its
 /// table when it broadcasts a chat line.
@@ -50,7 +88,7 @@ pub struct Member {
 /// What a table receives, in the order the registry decided it.
 pub enum TableEvent {
     /// A client joined the lobby.
-    Joined(Member),
+    Joined { member: Member, handled: Handled },
     /// A member said READY.
     Ready(ConnId),
     /// A member left (EXIT, disconnect, kick).
@@ -61,9 +99,14 @@ pub enum TableEvent {
     Move {
         from: Arc<Connection>,
         command: Command,
+        handled: Handled,
     },
     /// A chat line (base64) from a member with chat enabled.
-    Chat { from: ConnId, text: String },
+    Chat {
+        from: ConnId,
+        text: String,
+        handled: Handled,
+    },
     /// The console asks for a view of the table.
     Inspect(Sender<TableView>),
 }

@@ -11,7 +11,7 @@
 //! `parking_lot` locks do not poison: a panic under the lock (none is reachable: the
 //! code under it only touches maps) would leave the maps as they were.
 
-use super::event::{Extensions, Member, TableEvent};
+use super::event::{self, Extensions, Member, TableEvent};
 use super::protocol::{
     ArgumentError, Command, ErrorCode, Extension, Keyword, LobbyName, PlayerName, Request,
     ServerMessage, Unrecognized,
@@ -184,10 +184,13 @@ impl Lobbies {
                 }
             }
             Command::Play { .. } | Command::Swap { .. } | Command::Skip => {
+                let (handled, awaited) = event::handled();
                 let sent = self.forward(conn.id, |_| TableEvent::Move {
                     from: Arc::clone(conn),
                     command,
+                    handled,
                 });
+                awaited.wait();
                 // The table judges the move and answers; nothing to accept here yet.
                 return if sent {
                     Ok(None)
@@ -210,7 +213,14 @@ impl Lobbies {
                 }
             }
             Command::Chat { text } => {
-                if !self.forward(conn.id, |from| TableEvent::Chat { from, text }) {
+                let (handled, awaited) = event::handled();
+                let sent = self.forward(conn.id, |from| TableEvent::Chat {
+                    from,
+                    text,
+                    handled,
+                });
+                awaited.wait();
+                if !sent {
                     return Err(not_in_lobby(keyword));
                 }
             }
@@ -269,7 +279,10 @@ impl Lobbies {
         lobby: Option<LobbyName>,
         extensions: &Arc<Extensions>,
     ) -> Result<(), Refusal> {
+        let (handled, awaited) = event::handled();
         let new_table = {
+            // Owned by this block: dropped at its end if no table takes it.
+            let handled = handled;
             let mut state = self.state.lock();
             if state.names.contains(&name) {
                 return Err((
@@ -319,7 +332,7 @@ impl Lobbies {
             }
             if let Some(table) = state.tables.get_mut(&id) {
                 table.members.push(conn.id);
-                let _ = table.inbox.send(TableEvent::Joined(member));
+                let _ = table.inbox.send(TableEvent::Joined { member, handled });
             }
             conn.set_name(name.as_str());
             new_table
@@ -327,6 +340,8 @@ impl Lobbies {
         if let Some(new_table) = new_table {
             self.start_thread(new_table);
         }
+        // The table's LOBBY line comes before the answer to the client's next line.
+        awaited.wait();
         Ok(())
     }
 
@@ -691,7 +706,12 @@ mod tests {
         assert!(!lobbies.ready(conn.id));
         assert!(!lobbies.leave(conn.id, Departure::Exited));
         let text = "hi".to_string();
-        assert!(!lobbies.forward(conn.id, |from| TableEvent::Chat { from, text }));
+        let (handled, _awaited) = event::handled();
+        assert!(!lobbies.forward(conn.id, |from| TableEvent::Chat {
+            from,
+            text,
+            handled
+        }));
         let (code, message) = not_in_lobby(Keyword::Ready);
         assert_eq!(code, ErrorCode::NotInLobby);
         assert_eq!(

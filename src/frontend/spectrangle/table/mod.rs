@@ -83,7 +83,13 @@ fn run(
     }
     // The registry no longer routes to this table; moves already queued get an answer.
     while let Ok(event) = events.try_recv() {
-        if let TableEvent::Move { from, command } = event {
+        // Every other event (and, once answered, each move's `handled`) is dropped here.
+        if let TableEvent::Move {
+            from,
+            command,
+            handled: _handled,
+        } = event
+        {
             seating.redispatch(&from, command);
         }
     }
@@ -168,7 +174,12 @@ impl Table {
 
     fn handle(&mut self, event: TableEvent) {
         match event {
-            TableEvent::Joined(member) => {
+            // Each `handled` is dropped at the end of its arm: the sender's thread
+            // then reads its next line.
+            TableEvent::Joined {
+                member,
+                handled: _handled,
+            } => {
                 log::info!("spectrangle {}: {} joined", self.id, member.name);
                 self.members.push(member);
                 self.announce_lobby();
@@ -178,8 +189,16 @@ impl Table {
             }
             TableEvent::Left { conn, how } => self.left(conn, &how),
             TableEvent::Start => self.start(),
-            TableEvent::Move { from, command } => self.play(&from, command),
-            TableEvent::Chat { from, text } => self.chat(from, text),
+            TableEvent::Move {
+                from,
+                command,
+                handled: _handled,
+            } => self.play(&from, command),
+            TableEvent::Chat {
+                from,
+                text,
+                handled: _handled,
+            } => self.chat(from, text),
             TableEvent::Inspect(reply) => {
                 let _ = reply.send(self.view());
             }
