@@ -109,4 +109,7 @@ pub enum TableEvent {
     },
     /// The console asks for a view of the table.
     Inspect(Sender<TableView>),
+    /// Handled once every event before it is: sent after a READY's events (the
+    /// START it may trigger included), so its sender waits for them.
+    Reached(Handled),
 }

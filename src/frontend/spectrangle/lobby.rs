@@ -401,17 +401,23 @@ impl Lobbies {
     /// lobby of two or more is.
     /// False when the client's table has gone since its state was checked.
     fn ready(&self, conn: ConnId) -> bool {
-        let mut state = self.state.lock();
-        let Some(id) = state.clients.get(&conn).and_then(|c| c.table) else {
-            return false;
-        };
-        let Some(table) = state.tables.get_mut(&id) else {
-            return false;
-        };
-        if table.ready.insert(conn) {
-            let _ = table.inbox.send(TableEvent::Ready(conn));
-            start_if_ready(table);
+        let (handled, awaited) = event::handled();
+        {
+            let mut state = self.state.lock();
+            let Some(id) = state.clients.get(&conn).and_then(|c| c.table) else {
+                return false;
+            };
+            let Some(table) = state.tables.get_mut(&id) else {
+                return false;
+            };
+            if table.ready.insert(conn) {
+                let _ = table.inbox.send(TableEvent::Ready(conn));
+                start_if_ready(table);
+            }
+            let _ = table.inbox.send(TableEvent::Reached(handled));
         }
+        // A START it triggered comes before the answer to the client's next line.
+        awaited.wait();
         true
     }
 

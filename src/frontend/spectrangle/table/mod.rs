@@ -202,6 +202,7 @@ impl Table {
             TableEvent::Inspect(reply) => {
                 let _ = reply.send(self.view());
             }
+            TableEvent::Reached(_handled) => {}
         }
     }
 
