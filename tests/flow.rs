@@ -557,12 +557,21 @@ fn lines_sent_as_a_game_ends_are_answered_in_order() {
         while b.recv() != "REQUEST_REMATCH" {}
         // In one write: the no that ends game `game`, then the next game's lines. The
         // HANDSHAKE reaches the ending game and is answered from its leftovers; the
-        // SET_CONFIG behind it, wherever it lands, must be answered after it.
+        // SET_CONFIG and PASS behind it, wherever they land, must be answered after it
+        // and in their order (the PASS is refused: no opponent yet).
         let next = game + 1;
-        b.send_raw(format!("SET_REMATCH+0\nHANDSHAKE+{white}\nSET_CONFIG+{next}+1+2\n").as_bytes());
+        b.send_raw(
+            format!(
+                "SET_REMATCH+0\nHANDSHAKE+{white}\nSET_CONFIG+{next}+1+2\nPASS+{next}+{white}\n"
+            )
+            .as_bytes(),
+        );
         b.expect("ACKNOWLEDGE_REMATCH+0");
         b.expect(&format!("ACKNOWLEDGE_HANDSHAKE+{next}+1"));
         b.expect(&request_config(next));
+        b.expect(&format!(
+            "INVALID_MOVE+Game {next} has not started yet: waiting for an opponent"
+        ));
         let mut c = partner(&server, next, &third);
         expect_configs(&mut b, &white, 1, &mut c, &third, 2);
         drop((a, b, c));

@@ -204,6 +204,17 @@ impl Lobby {
         conn: &Arc<Connection>,
         command: Result<ClientCommand, ParseError>,
     ) {
+        self.deliver(conn, command, |line| route.send(line));
+    }
+
+    /// Hands a line to a game through `send`, or answers it here when `send` gives it
+    /// back (the client sits in no game).
+    fn deliver(
+        &self,
+        conn: &Arc<Connection>,
+        command: Result<ClientCommand, ParseError>,
+        send: impl FnOnce(GameEvent) -> Result<(), GameEvent>,
+    ) {
         if let Ok(ClientCommand::Exit { game_id, player }) = &command {
             self.exiting(conn, *game_id, player);
         }
@@ -211,7 +222,7 @@ impl Lobby {
             from: Arc::clone(conn),
             command,
         };
-        if let Err(GameEvent::Line { command, .. }) = route.send(line) {
+        if let Err(GameEvent::Line { command, .. }) = send(line) {
             self.answer_unseated(conn, command);
         }
     }
@@ -411,7 +422,9 @@ impl Lobby {
             }
             Err(e) => {
                 log::error!("could not start a thread for game {id}: {e}");
-                for (conn, _) in self.remove_game(id) {
+                for (conn, route) in self.remove_game(id) {
+                    // No loop will answer anything: nothing to wait for.
+                    route.release(id, || true);
                     conn.close("the server could not start a game thread");
                 }
             }
@@ -586,14 +599,14 @@ impl Seating for Lobby {
         self.remove_game(id)
     }
 
-    /// A line that reached a game after it ended: handled where its client is now (a
-    /// free client whose lines are still being answered by that game is answered
-    /// here, in order).
+    /// A line that reached a game after it ended: handled where its client is now, by
+    /// the game it sits in now or here (never back into the ended game).
     fn redispatch(&self, from: &Arc<Connection>, command: Result<ClientCommand, ParseError>) {
-        match self.route(from.id) {
-            Some(route) if !route.is_draining() => self.dispatch_on(&route, from, command),
-            _ => self.answer_unseated(from, command),
-        }
+        let route = self.route(from.id);
+        self.deliver(from, command, |line| match route {
+            Some(route) => route.send_to_game(line),
+            None => Err(line),
+        });
     }
 }
 

@@ -11,7 +11,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 /// The longest a connection thread waits for its table to handle one of its lines (a
-/// table handles an event in microseconds; this only bounds a table that is stuck).
+/// table handles an event in microseconds, sends included, as they never block; the
+/// slowest is the last move of a game with `--records`, which writes the record before
+/// SCORE so that the file is there when SCORE is read; this only bounds a table that
+/// is stuck).
 pub const HANDLED_WAIT: Duration = Duration::from_secs(5);
 
 /// Travels with an event a client's line sent to its table, and is dropped once the
@@ -109,7 +112,7 @@ pub enum TableEvent {
     },
     /// The console asks for a view of the table.
     Inspect(Sender<TableView>),
-    /// Handled once every event before it is: sent after a READY's events (the
-    /// START it may trigger included), so its sender waits for them.
+    /// Handled once every event before it is: sent after the events of a READY (the
+    /// START it may trigger included) or an EXIT, so their sender waits for them.
     Reached(Handled),
 }

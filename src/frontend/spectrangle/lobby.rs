@@ -11,7 +11,7 @@
 //! `parking_lot` locks do not poison: a panic under the lock (none is reachable: the
 //! code under it only touches maps) would leave the maps as they were.
 
-use super::event::{self, Extensions, Member, TableEvent};
+use super::event::{self, Extensions, Handled, Member, TableEvent};
 use super::protocol::{
     ArgumentError, Command, ErrorCode, Extension, Keyword, LobbyName, PlayerName, Request,
     ServerMessage, Unrecognized,
@@ -199,7 +199,10 @@ impl Lobbies {
                 };
             }
             Command::Exit => {
-                if !self.leave(conn.id, Departure::Exited) {
+                let (handled, awaited) = event::handled();
+                let left = self.leave(conn.id, Departure::Exited, Some(handled));
+                awaited.wait();
+                if !left {
                     return Err(not_in_lobby(keyword));
                 }
             }
@@ -423,8 +426,11 @@ impl Lobbies {
 
     /// A client leaves its table: its name is free again, the table is told; a lobby
     /// left with nobody closes, a lobby left with only ready players starts.
-    /// False when the client sat at no table (any more).
-    fn leave(&self, conn: ConnId, how: Departure) -> bool {
+    /// False when the client sat at no table (any more). `reached`, for a client that
+    /// leaves by its own line (EXIT), is dropped once the table has handled the
+    /// departure: whatever the table said to the client before comes before the answer
+    /// to its next line.
+    fn leave(&self, conn: ConnId, how: Departure, reached: Option<Handled>) -> bool {
         let mut state = self.state.lock();
         let Some(client) = state.clients.get_mut(&conn) else {
             return false;
@@ -441,6 +447,9 @@ impl Lobbies {
         table.members.retain(|member| *member != conn);
         table.ready.remove(&conn);
         let _ = table.inbox.send(TableEvent::Left { conn, how });
+        if let Some(reached) = reached {
+            let _ = table.inbox.send(TableEvent::Reached(reached));
+        }
         if table.lobby.is_some() {
             if table.members.is_empty() {
                 // Nobody left: dropping the inbox ends the lobby's loop.
@@ -486,7 +495,7 @@ impl Lobbies {
 
     /// Forgets a closed connection: it leaves its table (`how`), its name is free.
     pub fn disconnect(&self, conn: ConnId, how: Departure) {
-        self.leave(conn, how);
+        self.leave(conn, how, None);
         self.state.lock().clients.remove(&conn);
     }
 
@@ -710,7 +719,7 @@ mod tests {
         lobbies.connect(&conn);
 
         assert!(!lobbies.ready(conn.id));
-        assert!(!lobbies.leave(conn.id, Departure::Exited));
+        assert!(!lobbies.leave(conn.id, Departure::Exited, None));
         let text = "hi".to_string();
         let (handled, _awaited) = event::handled();
         assert!(!lobbies.forward(conn.id, |from| TableEvent::Chat {

@@ -92,7 +92,8 @@ pub fn spawn(
     threads.run(move || run(id, &seating, shared, &events, summary))
 }
 
-/// Runs game `id` until it is over, then answers what is left in its inbox. A panic
+/// Runs game `id` until it is over, then answers what is left in its inbox, and the
+/// players' lines that follow until their routes are released (see `route`). A panic
 /// inside ends this game only: its players are told and freed.
 fn run(
     id: GameId,
