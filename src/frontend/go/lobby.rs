@@ -358,25 +358,12 @@ impl Lobby {
         if !is_connected(state, &player.conn) || self.shared.shutdown.is_triggered() {
             return None;
         }
-        let mut player = player;
-        while let Some(id) = state.waiting.pop_front() {
-            let Some(entry) = state.games.get(&id) else {
-                continue;
-            };
-            match entry.inbox.send(GameEvent::Join(player)) {
-                Ok(()) => {
-                    set_game(state, conn_id, Some(id));
-                    return Some(Seated {
-                        game: id,
-                        new_game: None,
-                    });
-                }
-                // The loop has ended: try the next waiting game.
-                Err(crossbeam_channel::SendError(event)) => match event {
-                    GameEvent::Join(back) => player = back,
-                    _ => return None,
-                },
-            }
+        if let Some(id) = join_oldest_waiting(state, &player) {
+            set_game(state, conn_id, Some(id));
+            return Some(Seated {
+                game: id,
+                new_game: None,
+            });
         }
         let id = GameId(state.next_game_id);
         state.next_game_id += 1;
