@@ -25,11 +25,11 @@ bench:
 	bash scripts/bench.sh
 
 lint:
-	$(CARGO) fmt --check
-	$(CARGO) clippy --all-targets -- -D warnings
+	$(CARGO) fmt --all --check
+	$(CARGO) clippy --workspace --all-targets -- -D warnings
 
 fmt:
-	$(CARGO) fmt
+	$(CARGO) fmt --all
 
 clean:
 	$(CARGO) clean

@@ -5,8 +5,8 @@
 
 use std::time::{Duration, Instant};
 
-use goserver::bot::{Bot, Budget};
-use goserver::go::{Colour, Game, Rules};
+use goserver::engine::bot::{Bot, Budget};
+use goserver::engine::go::{Colour, Game, Rules};
 
 fn main() {
     println!(

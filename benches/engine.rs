@@ -5,7 +5,7 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use goserver::go::{Colour, Game, Move, Point, Rules};
+use goserver::engine::go::{Colour, Game, Move, Point, Rules};
 
 /// xorshift64*: deterministic and cheap.
 struct Rng(u64);

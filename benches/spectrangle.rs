@@ -5,8 +5,8 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use goserver::rng::Rng;
-use goserver::spectrangle::{Board, Location, OrientedTile, Rotation, Tile};
+use goserver::engine::rng::Rng;
+use goserver::engine::spectrangle::{Board, Location, OrientedTile, Rotation, Tile};
 
 /// Random boards per case of the hand search.
 const BOARDS: usize = 30;

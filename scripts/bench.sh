@@ -35,7 +35,7 @@ ECHO_ROUNDS=${ECHO_ROUNDS:-2000}
 ROUNDS=${ROUNDS:-9}
 OUT=bench-results.md
 
-cargo build --release --bin goserver --bin loadgen >&2
+cargo build --release --workspace --bins >&2
 LOADGEN=target/release/loadgen
 SERVER=target/release/goserver
 

@@ -1,6 +1,6 @@
 //! The command line: every flag, its default and its help text.
 
-use crate::go::{KoRule, Komi, MAX_SIZE, MIN_SIZE, Rules, SuicideRule};
+use crate::engine::go::{KoRule, Komi, MAX_SIZE, MIN_SIZE, Rules, SuicideRule};
 use crate::secret::Secret;
 use crate::server::Protocol;
 use crate::settings::{BkgoSettings, Settings};

@@ -30,19 +30,15 @@
 //! | [`secret`] | a password read at start: hidden, compared in constant time | who may try it |
 //! | [`settings`], [`cli`], [`logging`] | configuration and logs | |
 
-pub mod bot;
 pub mod cli;
 pub mod console;
+pub mod engine;
 pub mod frontend;
-pub mod go;
 pub mod logging;
 pub mod net;
 pub mod records;
-pub mod rng;
 pub mod secret;
 pub mod server;
 pub mod settings;
-pub mod sgf;
 pub mod shutdown;
-pub mod spectrangle;
 pub mod workers;

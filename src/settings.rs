@@ -1,8 +1,8 @@
 //! The server's settings, as the command line sets them (see `cli`).
 
-use crate::go::Rules;
+use crate::engine::go::Rules;
+use crate::engine::rng::Rng;
 use crate::net::{LineLimits, OutboxLimits};
-use crate::rng::Rng;
 use crate::secret::Secret;
 use std::path::PathBuf;
 use std::time::Duration;

@@ -294,7 +294,7 @@ fn status_answers_one_line_then_closes() {
 #[test]
 fn komi_is_in_white_s_score() {
     let mut settings = settings(5);
-    settings.rules.komi = goserver::go::Komi::from_halves(13);
+    settings.rules.komi = goserver::engine::go::Komi::from_halves(13);
     let server = TestServer::serving(settings, &[Protocol::Bkgo]);
     assert_eq!(
         status(&server),
@@ -848,8 +848,8 @@ fn a_bad_sgf_is_refused_with_a_reason_and_the_board_stays() {
 
 #[test]
 fn every_position_of_a_random_game_reads_back_from_the_room_s_sgf() {
-    use goserver::go::{Colour, Game, Move, Point, Rules};
-    use goserver::sgf::{ReadLimits, load};
+    use goserver::engine::go::{Colour, Game, Move, Point, Rules};
+    use goserver::engine::sgf::{ReadLimits, load};
     let size = 7;
     let server = room(size);
     let (mut ann, mut bob) = two_players(&server, size);

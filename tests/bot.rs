@@ -15,7 +15,7 @@ mod common;
 use bot_support::{Policy, Scripted};
 use common::*;
 use goserver::console::{Console, Outcome};
-use goserver::go::{Colour, Rules};
+use goserver::engine::go::{Colour, Rules};
 use goserver::settings::Settings;
 use std::sync::{Arc, Barrier};
 use std::thread;

@@ -11,7 +11,7 @@ mod common;
 
 use bot_support::{Policy, RoundEnd, Scripted};
 use common::*;
-use goserver::go::{Colour, KoRule, Komi, Rules, SuicideRule};
+use goserver::engine::go::{Colour, KoRule, Komi, Rules, SuicideRule};
 use goserver::settings::Settings;
 use std::thread;
 use std::time::{Duration, Instant};

@@ -128,8 +128,8 @@ fn an_unanswered_rematch_times_out_as_no() {
 #[test]
 fn fractional_komi_is_sent_with_one_decimal() {
     let server = TestServer::with(Settings {
-        rules: goserver::go::Rules {
-            komi: goserver::go::Komi::from_halves(13),
+        rules: goserver::engine::go::Rules {
+            komi: goserver::engine::go::Komi::from_halves(13),
             ..Default::default()
         },
         ..Settings::default()

@@ -14,8 +14,8 @@ use std::path::PathBuf;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::SystemTime;
 
-use goserver::go::{Colour, Game, IllegalMove, Move, Point, Rules, Setup, SetupError};
-use goserver::sgf::{RecordInfo, write};
+use goserver::engine::go::{Colour, Game, IllegalMove, Move, Point, Rules, Setup, SetupError};
+use goserver::engine::sgf::{RecordInfo, write};
 
 mod common;
 

@@ -4,7 +4,9 @@
 
 use std::collections::HashSet;
 
-use goserver::go::{Colour, Game, IllegalMove, KoRule, Komi, Move, Point, Rules, SuicideRule};
+use goserver::engine::go::{
+    Colour, Game, IllegalMove, KoRule, Komi, Move, Point, Rules, SuicideRule,
+};
 
 /// xorshift64*: a small deterministic generator, so every run plays the same games.
 struct Rng(u64);

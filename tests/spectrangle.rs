@@ -8,9 +8,9 @@
 mod common;
 
 use common::{Client, TestServer};
+use goserver::engine::spectrangle::{Board, Colour, Letters, Location, Rotation, Spelling, Tile};
 use goserver::server::Protocol;
 use goserver::settings::Settings;
-use goserver::spectrangle::{Board, Colour, Letters, Location, Rotation, Spelling, Tile};
 use std::collections::HashMap;
 use std::time::Duration;
 

@@ -5,8 +5,8 @@
 #![allow(dead_code)]
 
 use crate::common::{Client, empty};
-use goserver::go::{Colour, Game, Move, Point, Rules};
-use goserver::rng::Rng;
+use goserver::engine::go::{Colour, Game, Move, Point, Rules};
+use goserver::engine::rng::Rng;
 
 /// How the scripted client chooses its moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -3,10 +3,10 @@
 
 use super::protocol::{ClientMessage, ParseError, Status};
 use super::summary::RoomView;
+use crate::engine::go::Game;
+use crate::engine::sgf::SgfError;
 use crate::frontend::Departure;
-use crate::go::Game;
 use crate::net::{ConnId, Connection};
-use crate::sgf::SgfError;
 use crossbeam_channel::Sender;
 use std::sync::Arc;
 

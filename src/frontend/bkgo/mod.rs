@@ -7,12 +7,12 @@
 //! - [`room`]: the room loop, one thread that owns the room and sends every broadcast.
 //! - [`event`]: what the room loop receives.
 //! - [`password`]: the remote shutdown's password check and its server-wide pace.
-//! - [`upload`]: an SGF stream a client sends, bounded, read through `crate::sgf`.
+//! - [`upload`]: an SGF stream a client sends, bounded, read through `crate::engine::sgf`.
 //! - [`summary`]: what the room publishes for the console; [`report`]: how it reads
 //!   there.
 //!
 //! [`BkgoFrontEnd`] is what the server and the console see of it. The flow and its
-//! decisions are `BKGO.md`'s; the rules engine is `crate::go`, as for GO!.
+//! decisions are `BKGO.md`'s; the rules engine is `crate::engine::go`, as for GO!.
 
 pub mod event;
 pub mod password;
@@ -26,7 +26,7 @@ pub mod upload;
 use super::{
     ClientRow, Context, Counters, FrontEnd, GameRow, KICK_REASON, Record, Tally, Unanswered,
 };
-use crate::go::Game;
+use crate::engine::go::Game;
 use crate::net::{ConnId, Connection};
 use crossbeam_channel::Sender;
 use event::RoomEvent;

@@ -2,8 +2,8 @@
 //! the `board` report. Pure functions of what the room published.
 
 use super::summary::{Role, RoomSummary, RoomView};
+use crate::engine::go::{Colour, Move};
 use crate::frontend::GameRow;
-use crate::go::{Colour, Move};
 use std::fmt::Write as _;
 use std::time::Instant;
 
@@ -132,9 +132,9 @@ pub fn board(view: &RoomView) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::go::PlayedMove;
+    use crate::engine::go::Point;
     use crate::frontend::bkgo::summary::MemberRow;
-    use crate::go::PlayedMove;
-    use crate::go::Point;
     use crate::net::ConnId;
     use std::time::Duration;
 

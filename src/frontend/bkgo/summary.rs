@@ -1,7 +1,7 @@
 //! What the room publishes for the operator console: a summary after every event, a
 //! detailed view on request.
 
-use crate::go::{Colour, PlayedMove};
+use crate::engine::go::{Colour, PlayedMove};
 use crate::net::ConnId;
 use std::fmt;
 use std::time::Instant;

@@ -1,10 +1,10 @@
 //! An SGF stream a client sends: the lines between `SendingBoard` and `EOF`, kept up
-//! to a bound, then read and replayed on the rules engine (through `crate::sgf`).
+//! to a bound, then read and replayed on the rules engine (through `crate::engine::sgf`).
 //!
 //! It does not decide whether the sender may replace the board (the room does).
 
-use crate::go::{Game, MIN_SIZE, Rules};
-use crate::sgf::{self, ReadLimits, SgfError};
+use crate::engine::go::{Game, MIN_SIZE, Rules};
+use crate::engine::sgf::{self, ReadLimits, SgfError};
 
 /// The longest SGF stream loaded, in bytes (each line counted with its `\n`).
 pub const MAX_SGF_BYTES: usize = 64 * 1024;
@@ -63,7 +63,7 @@ impl Upload {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::go::Colour;
+    use crate::engine::go::Colour;
 
     fn upload(lines: &[&str]) -> Upload {
         let mut upload = Upload::new();

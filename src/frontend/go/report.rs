@@ -2,8 +2,8 @@
 //! the `board` report. Pure functions of what the games published.
 
 use super::summary::{GameStatus, GameSummary, GameView};
+use crate::engine::go::Move;
 use crate::frontend::GameRow;
-use crate::go::Move;
 use std::fmt::Write as _;
 use std::time::Instant;
 
@@ -124,8 +124,8 @@ pub fn is_playing(status: GameStatus) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::go::{Colour, PlayedMove, Point};
     use crate::frontend::go::protocol::GameId;
-    use crate::go::{Colour, PlayedMove, Point};
     use std::time::Duration;
 
     fn summary(id: u32) -> GameSummary {

@@ -2,7 +2,7 @@
 //! detailed view on request, and the front end's counters.
 
 use super::protocol::GameId;
-use crate::go::{Colour, PlayedMove};
+use crate::engine::go::{Colour, PlayedMove};
 use std::fmt;
 use std::time::Instant;
 

@@ -8,8 +8,8 @@
 //! answer is still about the current position when it arrives.
 
 use super::protocol::GameId;
-use crate::bot::{Bot, Budget, Summary};
-use crate::go::{Colour, Game, IllegalMove, Move};
+use crate::engine::bot::{Bot, Budget, Summary};
+use crate::engine::go::{Colour, Game, IllegalMove, Move};
 use crossbeam_channel::{Receiver, Sender};
 use std::io;
 use std::thread;
@@ -114,7 +114,7 @@ fn think(bot: &mut Bot, asked: &Receiver<Question>, answer: &Sender<Answer>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::go::Rules;
+    use crate::engine::go::Rules;
 
     fn question(ply: usize, game: &Game) -> Question {
         Question {

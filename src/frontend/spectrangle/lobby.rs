@@ -18,9 +18,9 @@ use super::protocol::{
 };
 use super::summary::{GameId, Status, Summary};
 use super::table::{self, Seating};
+use crate::engine::spectrangle::MAX_PLAYERS;
 use crate::frontend::{Departure, FINISHED_KEPT, Shared};
 use crate::net::{ConnId, Connection};
-use crate::spectrangle::MAX_PLAYERS;
 use crate::workers::Finished;
 use crossbeam_channel::Sender;
 use parking_lot::Mutex;

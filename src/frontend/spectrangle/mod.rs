@@ -9,7 +9,7 @@
 //! - [`summary`]: what tables publish for the console; [`report`]: how it reads there.
 //!
 //! [`SpectrangleFrontEnd`] is what the server and the console see of it. The rules are
-//! the pure engine [`crate::spectrangle`].
+//! the pure engine [`crate::engine::spectrangle`].
 
 pub mod event;
 pub mod lobby;

@@ -74,8 +74,8 @@ pub fn board(view: &TableView) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::spectrangle::Tile;
     use crate::frontend::spectrangle::summary::GameId;
-    use crate::spectrangle::Tile;
     use std::time::Duration;
 
     fn summary() -> Summary {

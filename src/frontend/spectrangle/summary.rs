@@ -1,7 +1,7 @@
 //! What Spectrangle tables publish for the operator console: a summary after every
 //! event, a detailed view on request, and the front end's counters.
 
-use crate::spectrangle::Tile;
+use crate::engine::spectrangle::Tile;
 use std::fmt;
 use std::time::Instant;
 

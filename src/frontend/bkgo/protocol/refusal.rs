@@ -2,9 +2,9 @@
 //! `Dialog: <reason>` and `ServerRejectedNonFatal`, and nothing else changes.
 
 use super::PlayerId;
+use crate::engine::go::{Colour, IllegalMove};
+use crate::engine::sgf::SgfError;
 use crate::frontend::names::NameError;
-use crate::go::{Colour, IllegalMove};
-use crate::sgf::SgfError;
 use std::fmt;
 
 /// Every non-fatal refusal. `Display` is one line: what was wrong, what to do.
@@ -109,7 +109,7 @@ impl fmt::Display for Refusal {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::go::Point;
+    use crate::engine::go::Point;
 
     #[test]
     fn every_refusal_says_what_to_do() {

@@ -1,8 +1,8 @@
 //! What the server sends: every message, and its one formatting function.
 
 use super::{END_OF_SGF, GREETING, PlayerId};
+use crate::engine::go::Colour;
 use crate::frontend::quote::one_line;
-use crate::go::Colour;
 use std::fmt;
 
 /// The room at a glance, as `status` answers it.

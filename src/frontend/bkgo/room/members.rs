@@ -8,8 +8,8 @@
 
 use super::super::protocol::PlayerId;
 use super::super::summary::{MemberRow, Role};
+use crate::engine::go::Colour;
 use crate::frontend::names;
-use crate::go::Colour;
 use crate::net::ConnId;
 use std::collections::HashSet;
 

@@ -23,9 +23,9 @@ mod view;
 use super::event::{QUIT_REASON, RoomEvent};
 use super::protocol::{ClientMessage, ParseError, PlayerId, Refusal, ServerMessage};
 use super::summary::RoomSummary;
+use crate::engine::go::{Colour, Game};
 use crate::frontend::Counters;
 use crate::frontend::{Departure, KICK_REASON};
-use crate::go::{Colour, Game};
 use crate::net::{ConnId, Connection};
 use crate::settings::Settings;
 use crate::shutdown::Shutdown;
@@ -323,12 +323,14 @@ impl Room {
     /// The operator kicks both seated players (black first); their seats go to the
     /// longest-waiting watchers. Returns their names.
     fn kick_seated(&mut self) -> Vec<String> {
-        let seated: Vec<(String, Arc<Connection>)> =
-            [crate::go::Colour::Black, crate::go::Colour::White]
-                .into_iter()
-                .filter_map(|colour| self.members.holder(colour))
-                .map(|m| (m.name.clone(), Arc::clone(&m.conn)))
-                .collect();
+        let seated: Vec<(String, Arc<Connection>)> = [
+            crate::engine::go::Colour::Black,
+            crate::engine::go::Colour::White,
+        ]
+        .into_iter()
+        .filter_map(|colour| self.members.holder(colour))
+        .map(|m| (m.name.clone(), Arc::clone(&m.conn)))
+        .collect();
         for (name, conn) in &seated {
             log::info!("bkgo room: operator kicked {name}");
             self.kick(conn);

@@ -2,11 +2,11 @@
 //! of a game and its record, `NewBoard`, a loaded SGF, the room's name.
 
 use super::{Ending, Room, label, refuse};
+use crate::engine::go::{Colour, Game, IllegalMove, Move, Point};
+use crate::engine::sgf::{self, RecordInfo, SgfError};
 use crate::frontend::bkgo::protocol::{PlayerId, Refusal, ServerMessage};
-use crate::go::{Colour, Game, IllegalMove, Move, Point};
 use crate::net::Connection;
 use crate::records;
-use crate::sgf::{self, RecordInfo, SgfError};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::SystemTime;

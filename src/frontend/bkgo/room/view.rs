@@ -2,9 +2,9 @@
 //! detailed view, the `status` line, and the lines that send the roster and the board.
 
 use super::Room;
+use crate::engine::go::{Colour, Move};
 use crate::frontend::bkgo::protocol::{ServerMessage, Status};
 use crate::frontend::bkgo::summary::RoomView;
-use crate::go::{Colour, Move};
 
 impl Room {
     /// Publishes the summary the console reads, after every event.

@@ -1,8 +1,8 @@
 //! Server messages: every line the server sends, as a type with one formatting function.
 
 use super::GameId;
+use crate::engine::go::Colour;
 use crate::frontend::quote::one_line;
-use crate::go::Colour;
 use std::fmt;
 
 /// Whether a game is still being played, as the `State` type spells it.

@@ -8,10 +8,10 @@
 //! ended, or moved on) is dropped.
 
 use super::{Occupant, Phase, Seat, Table};
-use crate::bot::Budget;
+use crate::engine::bot::Budget;
+use crate::engine::go::{Colour, Move};
 use crate::frontend::Departure;
 use crate::frontend::go::thinker::{Answer, Question, Thinker, Turn};
-use crate::go::{Colour, Move};
 use std::time::{Duration, Instant};
 
 impl Table {

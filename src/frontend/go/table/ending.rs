@@ -2,11 +2,11 @@
 //! shutdown; and what every ending does (GAME_FINISHED, the record, the log).
 
 use super::{GameConfig, Occupant, Phase, Table, deadline_in, random_colour};
+use crate::engine::go::Colour;
+use crate::engine::sgf::{self, RecordInfo};
 use crate::frontend::Departure;
 use crate::frontend::go::protocol::ServerMessage;
-use crate::go::Colour;
 use crate::records;
-use crate::sgf::{self, RecordInfo};
 
 impl Table {
     /// The game ends on the board: area score, GAME_FINISHED, REQUEST_REMATCH.

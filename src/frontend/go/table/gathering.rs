@@ -1,9 +1,9 @@
 //! Gathering: the players arrive, the leader configures, each round starts.
 
 use super::{GameConfig, Occupant, Phase, Seat, Table, deadline_in, random_colour, state_of};
+use crate::engine::go::{self, Colour};
 use crate::frontend::go::event::Player;
 use crate::frontend::go::protocol::{ColourChoice, GameId, ServerMessage};
-use crate::go::{self, Colour};
 use std::time::{Instant, SystemTime};
 
 impl Table {

@@ -20,10 +20,10 @@ use super::protocol::{ClientCommand, GameId, GameState, ParseError, ServerMessag
 use super::route::Route;
 use super::summary::GameSummary;
 use super::thinker::{Answer, Thinker, Turn};
+use crate::engine::go::{self, Colour};
+use crate::engine::rng::Rng;
 use crate::frontend::{Departure, KICK_REASON, Shared, deadline_in};
-use crate::go::{self, Colour};
 use crate::net::{ConnId, Connection};
-use crate::rng::Rng;
 use crate::workers::Finished;
 use crossbeam_channel::{Receiver, at, never, select};
 use parking_lot::Mutex;

@@ -1,10 +1,10 @@
 //! Playing: moves and passes checked in order, EXIT, answers to REQUEST_REMATCH.
 
 use super::{Phase, Table, state_of};
+use crate::engine::go::{IllegalMove, Move, Point};
 use crate::frontend::Departure;
 use crate::frontend::go::event::EXIT_REASON;
 use crate::frontend::go::protocol::{GameId, ServerMessage};
-use crate::go::{IllegalMove, Move, Point};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 

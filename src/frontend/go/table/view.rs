@@ -1,8 +1,8 @@
 //! What the console sees of a game: the published summary and a detailed view.
 
 use super::{Phase, Seat, Table};
+use crate::engine::go::{self, Colour, Move};
 use crate::frontend::go::summary::{GameStatus, GameView};
-use crate::go::{self, Colour, Move};
 
 impl Table {
     pub(super) fn status(&self) -> GameStatus {
@@ -66,7 +66,7 @@ impl Table {
             last_move,
             captures: (game.captures(Colour::Black), game.captures(Colour::White)),
             score: Some((score.black_text(), score.white_text())),
-            sgf: Some(crate::sgf::write(game, &self.record_info(""))),
+            sgf: Some(crate::engine::sgf::write(game, &self.record_info(""))),
         }
     }
 }

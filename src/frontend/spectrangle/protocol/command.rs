@@ -2,8 +2,8 @@
 //! wrong (see the module doc of `protocol` for why the two come apart).
 
 use super::ErrorCode;
+use crate::engine::spectrangle::{Colour, Letters, Location, Rotation, Spelling};
 use crate::frontend::quote::clip;
-use crate::spectrangle::{Colour, Letters, Location, Rotation, Spelling};
 use base64::Engine as _;
 use std::fmt;
 

@@ -2,8 +2,8 @@
 //! formatting function.
 
 use super::{ErrorCode, Extension};
+use crate::engine::spectrangle::{Location, OrientedTile, Tile};
 use crate::frontend::quote::one_line;
-use crate::spectrangle::{Location, OrientedTile, Tile};
 use std::fmt;
 
 /// One line the server sends. Each variant's doc shows its wire syntax.
@@ -110,7 +110,7 @@ fn words(f: &mut fmt::Formatter<'_>, keyword: &str, words: &[impl fmt::Display])
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::spectrangle::{Colour, Letters, Rotation, Spelling};
+    use crate::engine::spectrangle::{Colour, Letters, Rotation, Spelling};
 
     #[test]
     fn formats_every_message_exactly() {

@@ -2,9 +2,9 @@
 //! the move clock.
 
 use super::{Phase, Table, deadline_in};
+use crate::engine::spectrangle::{Game, MoveError};
 use crate::frontend::spectrangle::protocol::{Command, ErrorCode, ServerMessage};
 use crate::net::Connection;
-use crate::spectrangle::{Game, MoveError};
 use std::sync::atomic::Ordering;
 
 /// Turns in a row a player may let the clock run out before it is disconnected.

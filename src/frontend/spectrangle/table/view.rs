@@ -1,8 +1,8 @@
 //! What the console sees of a table: the published summary and a detailed view.
 
 use super::{Phase, Table};
+use crate::engine::spectrangle::Game;
 use crate::frontend::spectrangle::summary::{Status, TableView};
-use crate::spectrangle::Game;
 
 impl Table {
     /// Publishes the summary the console reads; runs after every event.

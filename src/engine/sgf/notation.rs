@@ -4,7 +4,7 @@
 //! Converting points read by sgf-parse back to the engine's points (and deciding
 //! what is off the board) is here too; reading whole properties is not.
 
-use crate::go::{Colour, Move, PlayedMove, Point, Score};
+use crate::engine::go::{Colour, Move, PlayedMove, Point, Score};
 
 /// The largest board on which `tt` is a pass (FF[3], still read by FF[4] programs).
 const OLD_PASS_MAX_SIZE: usize = 19;

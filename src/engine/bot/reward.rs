@@ -4,7 +4,7 @@
 //! Owns the scale of rewards (0 to 1) and nothing else: the area comes from the
 //! playout's board, the komi from the game's rules.
 
-use crate::go::{Colour, Komi};
+use crate::engine::go::{Colour, Komi};
 
 /// The share of the reward that measures the score margin rather than the result.
 ///

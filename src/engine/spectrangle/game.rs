@@ -10,7 +10,7 @@ use std::fmt;
 use super::{
     Board, Letters, Location, MoveError, OrientedTile, Placement, PlayerCountError, Spelling, Tile,
 };
-use crate::rng::Rng;
+use crate::engine::rng::Rng;
 
 /// Tiles in a full hand.
 pub const HAND_SIZE: usize = 4;

@@ -134,7 +134,7 @@ impl fmt::Display for Spelling {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::spectrangle::testing::spelling;
+    use crate::engine::spectrangle::testing::spelling;
 
     #[test]
     fn rotations() {

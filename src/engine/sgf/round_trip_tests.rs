@@ -5,7 +5,9 @@
 use std::time::UNIX_EPOCH;
 
 use super::*;
-use crate::go::{Colour, Game, KoRule, Komi, Move, Point, Rules, Setup, SetupError, SuicideRule};
+use crate::engine::go::{
+    Colour, Game, KoRule, Komi, Move, Point, Rules, Setup, SetupError, SuicideRule,
+};
 
 /// xorshift64*: a small deterministic generator, so every run plays the same games.
 struct Rng(u64);

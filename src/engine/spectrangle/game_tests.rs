@@ -2,8 +2,8 @@
 //! and both ways a game ends, on fresh and on arranged games.
 
 use super::*;
-use crate::spectrangle::testing::{letters, loc, oriented, spelling, tile};
-use crate::spectrangle::{EndReason, IllegalPlacement, Rotation};
+use crate::engine::spectrangle::testing::{letters, loc, oriented, spelling, tile};
+use crate::engine::spectrangle::{EndReason, IllegalPlacement, Rotation};
 
 /// Tiles from their letters as dealt.
 fn tiles(texts: &[&str]) -> Vec<Tile> {

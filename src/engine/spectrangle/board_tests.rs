@@ -2,9 +2,9 @@
 //! scores on bonus fields, and the placement search.
 
 use super::*;
-use crate::spectrangle::Rotation;
-use crate::spectrangle::Side::{self, Bottom, Left, Right, Top};
-use crate::spectrangle::testing::{loc, oriented, tile};
+use crate::engine::spectrangle::Rotation;
+use crate::engine::spectrangle::Side::{self, Bottom, Left, Right, Top};
+use crate::engine::spectrangle::testing::{loc, oriented, tile};
 
 /// A board with `tiles` put on it as given, without any check.
 fn board(tiles: &[(&str, u8)]) -> Board {
@@ -292,7 +292,7 @@ fn finding_a_placement() {
 fn the_search_agrees_with_check_everywhere() {
     // Boards built by legal placements from a fixed order of the set; after each
     // placement, the search's verdict for every single tile equals brute force.
-    let mut rng = crate::rng::Rng::new(99);
+    let mut rng = crate::engine::rng::Rng::new(99);
     for _ in 0..50 {
         let mut b = Board::new();
         let mut tiles = Tile::ALL.to_vec();

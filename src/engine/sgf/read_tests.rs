@@ -2,7 +2,7 @@
 //! their exact refusal.
 
 use super::*;
-use crate::go::{Board, IllegalMove, SetupError};
+use crate::engine::go::{Board, IllegalMove, SetupError};
 use sgf_parse::{LexerError, SgfParseError};
 
 /// The position a good text loads to.

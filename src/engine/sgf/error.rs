@@ -6,7 +6,7 @@ use std::fmt;
 use sgf_parse::{LexerError, SgfParseError};
 
 use super::notation::{colour_letter, letter, move_text};
-use crate::go::{BoardSizeError, IllegalMove, Move, PlayedMove, SetupError};
+use crate::engine::go::{BoardSizeError, IllegalMove, Move, PlayedMove, SetupError};
 
 /// How many characters of a client's text a message quotes.
 const QUOTED_CHARS: usize = 32;

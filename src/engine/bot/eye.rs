@@ -2,7 +2,7 @@
 //!
 //! Owns the definition of an eye and nothing else: no search, no randomness.
 
-use crate::go::{Board, Colour, IllegalMove, Point};
+use crate::engine::go::{Board, Colour, IllegalMove, Point};
 
 /// Whether the empty point `p` is an eye of `colour`: every neighbour on the board is a
 /// stone of `colour`, and the opponent may not play there because it would be suicide.

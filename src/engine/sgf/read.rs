@@ -16,7 +16,7 @@ use sgf_parse::{Color, GameTree, ParseOptions, SgfNode, SgfProp};
 use super::error::quoted;
 use super::notation::{board_point, is_old_pass, sgf_point_text};
 use super::{SgfError, SgfGame};
-use crate::go::{Colour, Game, MAX_SIZE, MIN_SIZE, Move, PlayedMove, Point, Rules, Setup};
+use crate::engine::go::{Colour, Game, MAX_SIZE, MIN_SIZE, Move, PlayedMove, Point, Rules, Setup};
 
 /// The properties this reader uses; every other one is ignored.
 const READ: [&str; 9] = ["FF", "GM", "SZ", "AB", "AW", "AE", "PL", "B", "W"];

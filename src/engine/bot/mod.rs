@@ -1,6 +1,6 @@
 //! The practice bot: a Go player inside the server, for a student alone in the lab.
 //!
-//! [`Bot::choose`] picks a move for a position of a [`Game`](crate::go::Game) within a
+//! [`Bot::choose`] picks a move for a position of a [`Game`](crate::engine::go::Game) within a
 //! [`Budget`] (a deadline, a number of playouts, or both) by flat Monte-Carlo search:
 //! random games played to the end from each candidate move, scored by area as the game
 //! will be. Pure: no I/O, no threads; the game loop calls it on its own thread.

@@ -10,7 +10,7 @@
 //! which gives rough estimates for all candidates after a few playouts; the direct
 //! statistics of a move take over as it is tried (Gelly and Silver, 2007).
 
-use crate::go::{Move, Point};
+use crate::engine::go::{Move, Point};
 
 /// Weight of the RAVE estimate: it counts as much as the direct mean after about this
 /// many tries of the move (`beta = sqrt(K / (3 n + K))`).

@@ -11,7 +11,7 @@ use super::{
 };
 use std::collections::HashMap;
 
-use crate::rng::Rng;
+use crate::engine::rng::Rng;
 
 /// The set as the protocol lists it, with values, typed again for the model.
 const MODEL_SET: &str = "RRR 6 BBB 6 GGG 6 YYY 6 PPP 6 RRY 5 RRP 5 BBR 5 BBP 5 GGR 5 GGB 5 \

@@ -9,7 +9,7 @@
 //!   ([`MoveError`], [`PlayReport`], [`SwapReport`], [`Turn`], [`EndReason`]).
 //!
 //! The engine is deterministic for a seed (the bag is shuffled with
-//! [`crate::rng::Rng`]) and never panics on any input: every refusal is a value.
+//! [`crate::engine::rng::Rng`]) and never panics on any input: every refusal is a value.
 //! Parsing `RYR1` from a line and naming players belong to the protocol and the server.
 
 mod board;

@@ -55,7 +55,7 @@ impl Board {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::spectrangle::testing::{loc, oriented};
+    use crate::engine::spectrangle::testing::{loc, oriented};
 
     #[test]
     fn empty_board() {

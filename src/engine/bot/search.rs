@@ -7,8 +7,8 @@
 
 use std::time::Instant;
 
-use crate::go::{Colour, Game, IllegalMove, Move, PlayedMove, SuicideRule};
-use crate::rng::Rng;
+use crate::engine::go::{Colour, Game, IllegalMove, Move, PlayedMove, SuicideRule};
+use crate::engine::rng::Rng;
 
 use super::budget::Budget;
 use super::eye::is_eye;

@@ -2,7 +2,7 @@
 //! and its replay on the rules engine, which judges every move.
 
 use super::SgfError;
-use crate::go::{Game, IllegalMove, PlayedMove, Rules, Setup};
+use crate::engine::go::{Game, IllegalMove, PlayedMove, Rules, Setup};
 
 /// The main line of an SGF record, read but not yet judged by the rules.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -55,7 +55,7 @@ impl SgfGame {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::go::{BoardSizeError, Colour, Move, Point, SetupError};
+    use crate::engine::go::{BoardSizeError, Colour, Move, Point, SetupError};
 
     fn black(row: u8, col: u8) -> PlayedMove {
         PlayedMove {

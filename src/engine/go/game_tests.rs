@@ -1,7 +1,7 @@
 //! Table-driven tests of `Game`, with board diagrams as input and expected output.
 
 use super::*;
-use crate::go::{Komi, MAX_SIZE};
+use crate::engine::go::{Komi, MAX_SIZE};
 
 /// Every rule combination except komi.
 const ALL_KO: [KoRule; 3] = [KoRule::Positional, KoRule::Situational, KoRule::Simple];

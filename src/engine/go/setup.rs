@@ -176,7 +176,7 @@ impl std::error::Error for SetupError {}
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::go::{Game, IllegalMove, KoRule, Komi, Move, Rules, SuicideRule};
+    use crate::engine::go::{Game, IllegalMove, KoRule, Komi, Move, Rules, SuicideRule};
 
     /// Points from (row, col) pairs.
     fn points(list: &[(u8, u8)]) -> Vec<Point> {

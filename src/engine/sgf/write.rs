@@ -6,7 +6,7 @@ use std::time::SystemTime;
 
 use super::date::date;
 use super::notation::{colour_letter, move_text, point_text};
-use crate::go::{Game, KoRule, Setup, SuicideRule};
+use crate::engine::go::{Game, KoRule, Setup, SuicideRule};
 
 /// Who played, and how it ended, for a record.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -85,7 +85,7 @@ fn escape(value: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::go::{Colour, Komi, Move, Point, Rules};
+    use crate::engine::go::{Colour, Komi, Move, Point, Rules};
     use std::time::UNIX_EPOCH;
 
     #[test]

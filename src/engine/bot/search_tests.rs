@@ -4,7 +4,7 @@
 use std::time::{Duration, Instant};
 
 use super::*;
-use crate::go::{Board, KoRule, Komi, Point, Rules};
+use crate::engine::go::{Board, KoRule, Komi, Point, Rules};
 
 /// Every ko rule.
 const ALL_KO: [KoRule; 3] = [KoRule::Positional, KoRule::Situational, KoRule::Simple];

@@ -9,8 +9,8 @@
 //! Playouts use cheaper rules than the game: simple ko only (the board's ko point, no
 //! history), and no suicide. The search checks its final choice against the real game.
 
-use crate::go::{Board, Colour, Move, Point};
-use crate::rng::Rng;
+use crate::engine::go::{Board, Colour, Move, Point};
+use crate::engine::rng::Rng;
 
 use super::eye::is_eye;
 

@@ -191,7 +191,7 @@ impl std::error::Error for PlayerCountError {}
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::spectrangle::testing::{letters, loc, oriented, tile};
+    use crate::engine::spectrangle::testing::{letters, loc, oriented, tile};
 
     #[test]
     fn placement_messages() {
