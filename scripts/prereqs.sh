@@ -25,8 +25,11 @@ done
 if [[ $(id -u) == 0 ]] && command -v apt-get >/dev/null; then
     echo "prerequisites: installing ${missing[*]} with apt-get"
     export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq </dev/null &&
-        apt-get install -y -qq --no-install-recommends "${missing[@]}" </dev/null || {
+    # Another apt (an unattended upgrade, a second session) may hold the lock: wait
+    # for it rather than fail.
+    wait_for_lock=(-o DPkg::Lock::Timeout=120)
+    apt-get "${wait_for_lock[@]}" update -qq </dev/null &&
+        apt-get "${wait_for_lock[@]}" install -y -qq --no-install-recommends "${missing[@]}" </dev/null || {
         echo "prerequisites: apt-get could not install ${missing[*]}" >&2
         exit 1
     }

@@ -9,6 +9,7 @@ use goserver::shutdown::Shutdown;
 use goserver::{console, logging};
 use std::net::TcpListener;
 use std::process::ExitCode;
+use std::time::Duration;
 
 fn main() -> ExitCode {
     let options = Options::parse();
@@ -19,8 +20,19 @@ fn main() -> ExitCode {
     // A panic anywhere is logged, not printed over the console prompt; a panic in a
     // game loop ends only that game (see frontend::go::table).
     std::panic::set_hook(Box::new(|info| log::error!("panic: {info}")));
+    let status = run(&options);
+    // Log lines are written by threads of their own: let the last ones out.
+    logging::flush(LOG_FLUSH_WAIT);
+    status
+}
+
+/// How long `main` waits at exit for queued log lines to be written.
+const LOG_FLUSH_WAIT: Duration = Duration::from_secs(1);
+
+/// Configures and runs the server until it stops; returns the exit status.
+fn run(options: &Options) -> ExitCode {
     raise_file_limit();
-    let (settings, listeners) = match configure(&options) {
+    let (settings, listeners) = match configure(options) {
         Ok(configured) => configured,
         Err(e) => {
             log::error!("{e}");

@@ -16,6 +16,7 @@ use crate::shutdown::Shutdown;
 use crate::workers::Workers;
 use std::io;
 use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::os::fd::{AsRawFd, RawFd};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::thread;
@@ -147,17 +148,17 @@ impl Server {
         let stopping = Arc::new(AtomicBool::new(false));
         let mut accepting = Vec::new();
         for (front_end, listener, address) in served {
-            accepting.push((
-                self.start_accepting(front_end, listener, &stopping)?,
+            let listening = listener.as_raw_fd();
+            accepting.push(Accepting {
+                thread: self.start_accepting(front_end, listener, &stopping)?,
                 address,
-            ));
+                listening,
+            });
         }
         self.shutdown.wait();
         stopping.store(true, Ordering::SeqCst);
-        for (accept, address) in accepting {
-            // One connection to ourselves wakes the blocked accept.
-            let _ = TcpStream::connect_timeout(&wake_address(address), Duration::from_secs(1));
-            let _ = accept.join();
+        for accepting in accepting {
+            accepting.stop();
         }
         log::info!("no longer accepting connections");
         // The flusher stopped on the signal; `finish` drains what it left itself.
@@ -208,6 +209,51 @@ impl Server {
         let left = self.open_connections.load(Ordering::SeqCst);
         if left > 0 {
             log::warn!("{left} connection threads still running at exit");
+        }
+    }
+}
+
+/// How long shutdown waits for an accept loop to notice it must stop.
+const ACCEPT_STOP_WAIT: Duration = Duration::from_secs(2);
+
+/// A running accept loop.
+struct Accepting {
+    thread: thread::JoinHandle<()>,
+    /// The address it listens on.
+    address: SocketAddr,
+    /// Its listening socket, owned by the thread (kept open as long as it runs).
+    listening: RawFd,
+}
+
+impl Accepting {
+    /// Wakes the accept loop (its `stopping` flag is set) and waits for it, at most
+    /// [`ACCEPT_STOP_WAIT`]: one connection to ourselves wakes the blocked `accept`;
+    /// should that fail, shutting the listening socket down wakes it on Linux; should
+    /// both fail, the loop is left behind (said in the log) and ends with the process.
+    fn stop(self) {
+        let address = wake_address(self.address);
+        if let Err(e) = TcpStream::connect_timeout(&address, Duration::from_secs(1)) {
+            log::warn!(
+                "cannot wake the accept loop on {address} by connecting ({e}): shutting its socket down"
+            );
+            // SAFETY: the descriptor is the listener's, which the accept thread keeps
+            // open until it returns; shutdown only changes the socket's state.
+            unsafe {
+                libc::shutdown(self.listening, libc::SHUT_RDWR);
+            }
+        }
+        let deadline = Instant::now() + ACCEPT_STOP_WAIT;
+        while !self.thread.is_finished() && Instant::now() < deadline {
+            thread::sleep(Duration::from_millis(5));
+        }
+        if self.thread.is_finished() {
+            let _ = self.thread.join();
+        } else {
+            log::warn!(
+                "the accept loop on {} did not stop within {} s: left behind",
+                self.address,
+                ACCEPT_STOP_WAIT.as_secs()
+            );
         }
     }
 }

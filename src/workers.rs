@@ -13,7 +13,7 @@
 //! [`IDLE_TIMEOUT`] without work retires, but only by claiming an idle slot itself, so
 //! a queued job always finds a worker that has not retired.
 
-use crossbeam_channel::{Receiver, RecvTimeoutError, Sender, unbounded};
+use crossbeam_channel::{Receiver, RecvTimeoutError, Sender, bounded};
 use std::io;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::Arc;
@@ -65,7 +65,10 @@ impl Workers {
     /// A pool of threads named `<kind>-<n>` with stacks of `stack_bytes`, keeping at
     /// most `max_idle` of them waiting.
     pub fn new(kind: &'static str, stack_bytes: usize, max_idle: usize) -> Workers {
-        let (jobs, queue) = unbounded();
+        // A job is queued only for a worker that waits idle and has been claimed for
+        // it, so the queue never holds more than `max_idle` jobs: bounded there, the
+        // send below never waits.
+        let (jobs, queue) = bounded(max_idle.max(1));
         Workers {
             kind,
             stack_bytes,

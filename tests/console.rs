@@ -352,7 +352,7 @@ fn console_commands_over_a_real_game() {
     assert!(sgf[0].contains("SZ[5]") && sgf[0].contains("PB[Ann]PW[Bob]"));
     assert_eq!(sgf[1..], [";B[cc]", ";W[cb])"]);
 
-    let stats = server.ask("stats", 5);
+    let stats = server.ask("stats", 6);
     assert_eq!(stats[0], "clients connected: 2");
     assert_eq!(stats[1], "games: 0 waiting, 1 playing, 0 finished");
     assert!(stats[2].starts_with("moves per second: "), "{}", stats[2]);
@@ -361,7 +361,22 @@ fn console_commands_over_a_real_game() {
         .and_then(|n| n.parse().ok())
         .expect("a thread count");
     assert!(threads > 3, "{}", stats[3]);
-    assert!(stats[4].starts_with("uptime: "), "{}", stats[4]);
+    // Each kind of inbox, the deepest it has been and its bound: never past it.
+    let queues = stats[4]
+        .strip_prefix("deepest inboxes: ")
+        .expect("the inboxes' depths");
+    assert!(queues.starts_with("GO! game inboxes "), "{queues}");
+    for queue in queues.split(", ") {
+        let numbers: Vec<usize> = queue
+            .split_whitespace()
+            .filter_map(|word| word.parse().ok())
+            .collect();
+        assert!(
+            matches!(numbers[..], [deepest, bound] if deepest <= bound),
+            "{queue}"
+        );
+    }
+    assert!(stats[5].starts_with("uptime: "), "{}", stats[5]);
 
     assert_eq!(
         server.ask_one("trace Ann"),

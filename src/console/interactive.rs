@@ -4,7 +4,7 @@
 
 use super::commands::{self, ArgKind, COMMANDS};
 use super::{Console, Outcome};
-use crate::logging;
+use crate::logging::{self, Pipe};
 use rustyline::completion::{Completer, Pair};
 use rustyline::error::ReadlineError;
 use rustyline::highlight::Highlighter;
@@ -40,7 +40,7 @@ pub fn run(console: Console) {
         console: Arc::clone(&console),
     }));
     match editor.create_external_printer() {
-        Ok(printer) => match LinePrinter::start(printer) {
+        Ok(printer) => match line_printer(printer) {
             Ok(sink) => logging::redirect(Box::new(sink)),
             Err(e) => log::warn!("log lines may garble the prompt: {e}"),
         },
@@ -150,55 +150,19 @@ fn history_file() -> Option<PathBuf> {
     std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".goserver_history"))
 }
 
-/// How many log lines may wait for the terminal before new ones are dropped.
-const PRINT_QUEUE: usize = 10_000;
-
-/// The terminal log sink while the prompt is up: whole lines go to a queue that a
-/// `console-print` thread feeds to rustyline's external printer. `simplelog` writes
-/// one record in several `write` calls, so bytes wait here until a newline. The
-/// printer can block (rustyline's own channel holds one message and is drained only
+/// The terminal log sink while the prompt is up: whole lines go through a pipe (see
+/// `logging`) whose `console-print` thread feeds them to rustyline's external printer.
+/// The printer can block (rustyline's own channel holds one message and is drained only
 /// between keys), so only that thread ever waits on it, never a game or a connection.
-struct LinePrinter {
-    lines: crossbeam_channel::Sender<String>,
-    pending: Vec<u8>,
-}
-
-impl LinePrinter {
-    fn start<P: ExternalPrinter + Send + 'static>(mut printer: P) -> io::Result<LinePrinter> {
-        let (lines, queue) = crossbeam_channel::bounded::<String>(PRINT_QUEUE);
-        thread::Builder::new()
-            .name("console-print".into())
-            .spawn(move || {
-                for line in queue {
-                    if let Err(e) = printer.print(line) {
-                        let _ = writeln!(io::stderr(), "console print failed: {e}");
-                    }
-                }
-            })?;
-        Ok(LinePrinter {
-            lines,
-            pending: Vec::new(),
-        })
-    }
-}
-
-impl Write for LinePrinter {
-    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
-        self.pending.extend_from_slice(bytes);
-        while let Some(end) = self.pending.iter().position(|&b| b == b'\n') {
-            let line: Vec<u8> = self.pending.drain(..=end).collect();
-            // With its newline: rustyline adds none when it prints outside `readline`
-            // (while a command runs), and none twice inside it.
-            let text = String::from_utf8_lossy(&line).into_owned();
-            // A full queue drops the line rather than stall the thread that logs.
-            let _ = self.lines.try_send(text);
+fn line_printer<P: ExternalPrinter + Send + 'static>(mut printer: P) -> io::Result<Pipe> {
+    Pipe::start("console-print", move |line| {
+        // With its newline: rustyline adds none when it prints outside `readline`
+        // (while a command runs), and none twice inside it.
+        let text = String::from_utf8_lossy(line).into_owned();
+        if let Err(e) = printer.print(text) {
+            let _ = writeln!(io::stderr(), "console print failed: {e}");
         }
-        Ok(bytes.len())
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
-    }
+    })
 }
 
 /// Completion from the command table and the server's live names and ids.

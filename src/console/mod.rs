@@ -350,6 +350,11 @@ impl Console {
             rate_window,
             threads: threads(),
             uptime: self.server.started.elapsed(),
+            queues: front_ends
+                .iter()
+                .flat_map(|f| f.queues())
+                .map(|q| (q.what, q.depth.deepest(), q.depth.bound()))
+                .collect(),
         })
     }
 }

@@ -193,6 +193,8 @@ pub struct Stats {
     pub rate_window: Duration,
     pub threads: Option<usize>,
     pub uptime: Duration,
+    /// Each kind of inbox: what, the deepest it has been, its bound.
+    pub queues: Vec<(&'static str, usize, usize)>,
 }
 
 /// The `stats` text.
@@ -202,8 +204,18 @@ pub fn stats(s: &Stats) -> String {
         None => "not measured yet".to_string(),
     };
     let threads = s.threads.map_or("unknown".to_string(), |n| n.to_string());
+    let queues: Vec<String> = s
+        .queues
+        .iter()
+        .map(|(what, deepest, bound)| format!("{what} {deepest} of {bound}"))
+        .collect();
+    let queues = if queues.is_empty() {
+        "none".to_string()
+    } else {
+        queues.join(", ")
+    };
     format!(
-        "clients connected: {}\ngames: {} waiting, {} playing, {} finished\nmoves per second: {rate}\nthreads: {threads}\nuptime: {}",
+        "clients connected: {}\ngames: {} waiting, {} playing, {} finished\nmoves per second: {rate}\nthreads: {threads}\ndeepest inboxes: {queues}\nuptime: {}",
         s.clients,
         s.waiting,
         s.playing,
@@ -330,11 +342,17 @@ mod tests {
             rate_window: Duration::from_secs(60),
             threads: Some(9),
             uptime: Duration::from_secs(61),
+            queues: vec![
+                ("GO! game inboxes", 2, 16),
+                ("the Bkgo room's inbox", 7, 1024),
+            ],
         };
         assert_eq!(
             stats(&s),
             "clients connected: 2\ngames: 0 waiting, 1 playing, 3 finished\n\
-             moves per second: 0.25 (over the last 1m00s)\nthreads: 9\nuptime: 1m01s"
+             moves per second: 0.25 (over the last 1m00s)\nthreads: 9\n\
+             deepest inboxes: GO! game inboxes 2 of 16, the Bkgo room's inbox 7 of 1024\n\
+             uptime: 1m01s"
         );
     }
 }

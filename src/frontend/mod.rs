@@ -17,7 +17,7 @@ pub mod names;
 pub mod quote;
 pub mod spectrangle;
 
-use crate::net::{Connection, Connections};
+use crate::net::{CloseReason, Connection, Connections, Depth, Inbox, Refused};
 use crate::settings::Settings;
 use crate::shutdown::Shutdown;
 use crate::workers::Workers;
@@ -26,9 +26,6 @@ use std::net::{SocketAddr, TcpStream};
 use std::sync::Arc;
 use std::sync::atomic::AtomicU64;
 use std::time::{Duration, Instant};
-
-/// The close reason recorded on a connection the operator kicked.
-pub const KICK_REASON: &str = "kicked by operator";
 
 /// How a player left its game or lobby.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -44,14 +41,13 @@ pub enum Departure {
 }
 
 impl Departure {
-    /// How a connection that the server closed for `reason` (if it did) ended, given
-    /// the reason a front end records for its own EXIT, if it closes on EXIT.
-    pub fn of_closed(reason: Option<String>, exit_reason: Option<&str>) -> Departure {
+    /// How a connection that the server closed for `reason` (if it did) ended.
+    pub fn of_closed(reason: Option<CloseReason>) -> Departure {
         match reason {
             None => Departure::Disconnected,
-            Some(reason) if Some(reason.as_str()) == exit_reason => Departure::Exited,
-            Some(reason) if reason == KICK_REASON => Departure::Kicked,
-            Some(reason) => Departure::Dropped(reason),
+            Some(CloseReason::LeftWith(_)) => Departure::Exited,
+            Some(CloseReason::Kicked) => Departure::Kicked,
+            Some(reason) => Departure::Dropped(reason.to_string()),
         }
     }
 
@@ -86,7 +82,7 @@ impl Context {
     pub fn close_all(&self, open: impl IntoIterator<Item = Arc<Connection>>, deadline: Instant) {
         self.connections.drain(deadline);
         for conn in open {
-            conn.close(SHUTTING_DOWN);
+            conn.close(CloseReason::ShuttingDown);
         }
     }
 }
@@ -98,9 +94,6 @@ pub fn deadline_in(timeout: Option<Duration>) -> Option<Instant> {
 
 /// How many finished games of a front end the console can still list.
 pub const FINISHED_KEPT: usize = 200;
-
-/// Why a connection open at shutdown was closed.
-pub const SHUTTING_DOWN: &str = "server shutting down";
 
 /// How long the console waits for a game loop to answer a question: a loop answers
 /// between two events, and no event takes long.
@@ -129,19 +122,24 @@ impl std::fmt::Display for Unanswered {
 }
 
 /// Asks the game loop behind `inbox` a question for the console: `question` puts the
-/// reply channel into the loop's event, and the answer is awaited at most
-/// [`QUERY_TIMEOUT`], so the console never hangs on a game.
+/// reply channel into the loop's event, which waits its turn in the inbox like any
+/// line, and the answer is awaited at most [`QUERY_TIMEOUT`] in all, so the console
+/// never hangs on a game.
 ///
 /// # Errors
 ///
 /// [`Unanswered`]: the loop has ended, or is too slow.
-pub fn ask<E, T>(
-    inbox: &Sender<E>,
-    question: impl FnOnce(Sender<T>) -> E,
-) -> Result<T, Unanswered> {
+pub fn ask<E, T>(inbox: &Inbox<E>, question: impl FnOnce(Sender<T>) -> E) -> Result<T, Unanswered> {
+    let asked = Instant::now();
     let (reply, answer) = crossbeam_channel::bounded(1);
-    inbox.send(question(reply)).map_err(|_| Unanswered::Gone)?;
-    answer.recv_timeout(QUERY_TIMEOUT).map_err(|e| match e {
+    inbox
+        .post_within(question(reply), QUERY_TIMEOUT)
+        .map_err(|refused| match refused {
+            Refused::Gone(_) => Unanswered::Gone,
+            Refused::Full(_) => Unanswered::TooSlow,
+        })?;
+    let left = QUERY_TIMEOUT.saturating_sub(asked.elapsed());
+    answer.recv_timeout(left).map_err(|e| match e {
         crossbeam_channel::RecvTimeoutError::Timeout => Unanswered::TooSlow,
         crossbeam_channel::RecvTimeoutError::Disconnected => Unanswered::Gone,
     })
@@ -241,6 +239,15 @@ pub struct BotRow {
     pub game: String,
 }
 
+/// How deep the inboxes of one kind have been, for `stats` and the tests.
+#[derive(Clone, Debug)]
+pub struct QueueRow {
+    /// Which inboxes: `GO! game inboxes`, ...
+    pub what: &'static str,
+    /// Their bound and the deepest one of them has been.
+    pub depth: Arc<Depth>,
+}
+
 /// Counts for the console's `stats`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Tally {
@@ -321,6 +328,9 @@ pub trait FrontEnd: Send + Sync {
 
     /// Counts for `stats`.
     fn tally(&self) -> Tally;
+
+    /// Its inboxes' bound and the deepest they have been.
+    fn queues(&self) -> Vec<QueueRow>;
 
     /// Moves accepted since the server started (cheap: sampled every second).
     fn moves_played(&self) -> u64;

@@ -1,6 +1,7 @@
 //! The shared handle on one client: what its reader thread, its game and the console
 //! all hold. Sending through it is non-blocking; closing it wakes the reader.
 
+use super::CloseReason;
 use super::outbox::{Closed, Outbox, OutboxHold, OutboxLimits};
 use super::{flusher::Flusher, pacer::Pacer};
 use parking_lot::Mutex;
@@ -10,6 +11,13 @@ use std::net::{SocketAddr, TcpStream};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
+
+/// The kernel receive buffer asked for each socket (the kernel doubles it): a client's
+/// lines not read yet. Ample for any client that waits for its answers (a line is a
+/// few dozen bytes, a Bkgo SGF upload at most 64 KiB, which flows through it); small
+/// enough that a client sending faster than its game answers meets TCP's brake after a
+/// few thousand lines, not a few megabytes.
+pub const RECEIVE_BUFFER_BYTES: usize = 32 * 1024;
 
 /// The log target of traced protocol lines (the console's `trace` command).
 pub const TRACE_TARGET: &str = "trace";
@@ -103,6 +111,7 @@ impl Connection {
         // Lines are small and latency matters: without this, Nagle's algorithm holds a
         // reply back until the client's delayed ACK (about 40 ms) arrives.
         stream.set_nodelay(true)?;
+        super::outbox::bound_buffer(&stream, libc::SO_RCVBUF, RECEIVE_BUFFER_BYTES)?;
         let stream = Arc::new(stream);
         let outbox = Outbox::new(Arc::clone(&stream), limits, flusher)?;
         Ok(Arc::new(Connection {
@@ -176,12 +185,12 @@ impl Connection {
     }
 
     /// Closes the connection, remembering why; its reader thread wakes up.
-    pub fn close(&self, reason: &str) {
+    pub fn close(&self, reason: CloseReason) {
         self.outbox.close(reason);
     }
 
     /// Why the server closed this connection, if it did.
-    pub fn close_reason(&self) -> Option<String> {
+    pub fn close_reason(&self) -> Option<CloseReason> {
         self.outbox.close_reason()
     }
 

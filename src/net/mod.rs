@@ -12,19 +12,26 @@
 //!   up and on how long a client may leave its output unread.
 //! - [`flusher`]: the one thread that retries output a slow client has not taken yet.
 //! - [`pacer`]: slows down a client stuck in a loop of rejected lines.
+//! - [`handoff`]: the one ordered, bounded path from a client's lines to the thread
+//!   that answers them.
+//! - [`close`]: why the server closed a connection.
 
+pub mod close;
 pub mod connection;
 pub mod connections;
 pub mod flusher;
+pub mod handoff;
 pub mod line_reader;
 pub mod listener;
 pub mod outbox;
 pub mod pacer;
 pub mod reader;
 
+pub use close::CloseReason;
 pub(crate) use connection::OutputHold;
 pub use connection::{ConnId, Connection, Message};
 pub use connections::Connections;
+pub use handoff::{Awaited, Depth, Inbox, Refused, Ticket, inbox, ticket};
 pub use line_reader::{Incoming, LineReader, ReadError};
 pub use listener::{AcceptLimits, accept_loop};
 pub use outbox::{Outbox, OutboxLimits};

@@ -11,6 +11,7 @@
 //! trickle through now and then (its kernel compacts its full receive queue), and a
 //! trickle must not keep it alive while its answers pile up.
 
+use super::CloseReason;
 use super::flusher::{FlushState, Flusher, Retry};
 use parking_lot::{Mutex, MutexGuard};
 use std::collections::VecDeque;
@@ -59,7 +60,7 @@ struct State {
     /// `taken`) and when it was queued.
     waiting: VecDeque<(u64, Instant)>,
     /// Why the connection was closed, once it is.
-    closed: Option<String>,
+    closed: Option<CloseReason>,
     /// Whether the flusher already watches this outbox.
     watched: bool,
 }
@@ -89,7 +90,7 @@ impl Outbox {
         limits: OutboxLimits,
         flusher: Arc<Flusher>,
     ) -> io::Result<Arc<Outbox>> {
-        limit_send_buffer(&socket, limits.send_buffer_bytes)?;
+        bound_buffer(&socket, libc::SO_SNDBUF, limits.send_buffer_bytes)?;
         Ok(Arc::new_cyclic(|me| Outbox {
             socket,
             limits,
@@ -138,13 +139,8 @@ impl Outbox {
         }
         let oldest = state.waiting.front().map_or(now, |&(_, queued)| queued);
         if now.duration_since(oldest) >= self.limits.stall_timeout {
-            let stall = self.limits.stall_timeout;
-            let reason = if stall.subsec_millis() == 0 {
-                format!("it did not read its output for {} s", stall.as_secs())
-            } else {
-                format!("it did not read its output for {} ms", stall.as_millis())
-            };
-            self.close_locked(&mut state, &reason);
+            let reason = CloseReason::OutputStalled(self.limits.stall_timeout);
+            self.close_locked(&mut state, reason);
             state.watched = false;
             return FlushState::Done;
         }
@@ -153,13 +149,13 @@ impl Outbox {
 
     /// Closes the connection (both directions), remembering why. The reader thread
     /// wakes up with end of input. Closing twice keeps the first reason.
-    pub fn close(&self, reason: &str) {
+    pub fn close(&self, reason: CloseReason) {
         let mut state = self.state.lock();
         self.close_locked(&mut state, reason);
     }
 
     /// Why the connection was closed by the server, if it was.
-    pub fn close_reason(&self) -> Option<String> {
+    pub fn close_reason(&self) -> Option<CloseReason> {
         self.state.lock().closed.clone()
     }
 
@@ -174,9 +170,9 @@ impl Outbox {
         self.state.lock().pending.len()
     }
 
-    fn close_locked(&self, state: &mut State, reason: &str) {
+    fn close_locked(&self, state: &mut State, reason: CloseReason) {
         if state.closed.is_none() {
-            state.closed = Some(reason.to_string());
+            state.closed = Some(reason);
             self.closed.store(true, Ordering::Release);
             state.pending = VecDeque::new();
             state.waiting = VecDeque::new();
@@ -205,7 +201,7 @@ impl Outbox {
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
                 Err(e) => {
-                    self.close_locked(state, &format!("write failed: {e}"));
+                    self.close_locked(state, CloseReason::WriteFailed(e.to_string()));
                     break;
                 }
             }
@@ -247,7 +243,7 @@ impl OutboxHold<'_> {
             state.waiting.push_back((end, Instant::now()));
         }
         if state.pending.len() > outbox.limits.max_pending_bytes {
-            outbox.close_locked(state, "it did not read its output (queue full)");
+            outbox.close_locked(state, CloseReason::OutputQueueFull);
             return Err(Closed);
         }
         if !state.pending.is_empty() && !state.watched {
@@ -265,13 +261,21 @@ impl Retry for Outbox {
     }
 }
 
-/// Bounds the kernel's send buffer of `stream` (Linux doubles the value asked for).
+/// Bounds one of the kernel's buffers of `stream`, `option` being `SO_SNDBUF` or
+/// `SO_RCVBUF` (Linux doubles the value asked for).
 ///
-/// The kernel would otherwise grow it to megabytes: a client that stops reading would
-/// then swallow minutes of small, paced answers before anything waits in its outbox,
-/// and the outbox's stall timeout would never see it. Bounded, the buffer fills within
-/// seconds of the client's receive window filling, and the client is dropped.
-fn limit_send_buffer(stream: &TcpStream, bytes: usize) -> io::Result<()> {
+/// The kernel would otherwise grow them to megabytes. The send buffer: a client that
+/// stops reading would then swallow minutes of small, paced answers before anything
+/// waits in its outbox, and the outbox's stall timeout would never see it; bounded,
+/// the buffer fills within seconds of the client's receive window filling, and the
+/// client is dropped. The receive buffer: what a client has sent and its connection
+/// thread has not read yet; bounded, TCP's window closes on a flooding client after a
+/// few thousand lines, and its own writes block (see `net::handoff`).
+pub(super) fn bound_buffer(
+    stream: &TcpStream,
+    option: libc::c_int,
+    bytes: usize,
+) -> io::Result<()> {
     let size = libc::c_int::try_from(bytes).unwrap_or(libc::c_int::MAX);
     // SAFETY: the descriptor belongs to `stream`, which outlives the call; the option
     // value is a valid `c_int` whose size is passed alongside.
@@ -279,7 +283,7 @@ fn limit_send_buffer(stream: &TcpStream, bytes: usize) -> io::Result<()> {
         libc::setsockopt(
             stream.as_raw_fd(),
             libc::SOL_SOCKET,
-            libc::SO_SNDBUF,
+            option,
             std::ptr::from_ref(&size).cast(),
             std::mem::size_of::<libc::c_int>() as libc::socklen_t,
         )
@@ -349,8 +353,8 @@ mod tests {
             std::thread::sleep(Duration::from_millis(50));
         }
         assert_eq!(
-            outbox.close_reason().as_deref(),
-            Some("it did not read its output for 200 ms")
+            outbox.close_reason(),
+            Some(CloseReason::OutputStalled(Duration::from_millis(200)))
         );
         assert_eq!(outbox.send_line("late"), Err(Closed));
     }
@@ -399,8 +403,8 @@ mod tests {
             std::thread::sleep(Duration::from_millis(1));
         }
         assert_eq!(
-            outbox.close_reason().as_deref(),
-            Some("it did not read its output for 300 ms")
+            outbox.close_reason(),
+            Some(CloseReason::OutputStalled(Duration::from_millis(300)))
         );
         done.store(true, Ordering::Relaxed);
         trickle.join().expect("the trickle ends");
@@ -419,10 +423,7 @@ mod tests {
         let line = "y".repeat(1000);
         let closed = (0..100_000).any(|_| outbox.send_line(&line).is_err());
         assert!(closed);
-        assert_eq!(
-            outbox.close_reason().as_deref(),
-            Some("it did not read its output (queue full)")
-        );
+        assert_eq!(outbox.close_reason(), Some(CloseReason::OutputQueueFull));
     }
 
     #[test]

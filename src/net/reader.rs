@@ -2,7 +2,7 @@
 //! bounds and the ways a connection ends are handled here once; what a line means is
 //! the front end's business ([`Lines`]).
 
-use super::{Connection, Incoming, LineLimits, LineReader, ReadError};
+use super::{CloseReason, Connection, Incoming, LineLimits, LineReader, ReadError};
 use std::borrow::Cow;
 use std::ops::ControlFlow;
 use std::sync::Arc;
@@ -69,7 +69,10 @@ pub fn read_lines(conn: &Arc<Connection>, limits: LineLimits, lines: &mut impl L
         // Closed by the server (kicked, output stalled, EXIT): lines the client sent
         // before are not read any more; its kernel may hold many of them.
         if conn.is_closed() {
-            return conn.close_reason().unwrap_or_default();
+            return conn
+                .close_reason()
+                .map(|reason| reason.to_string())
+                .unwrap_or_default();
         }
         if let Some(pause) = conn.pace() {
             thread::sleep(pause);
@@ -129,7 +132,7 @@ pub fn read_lines(conn: &Arc<Connection>, limits: LineLimits, lines: &mut impl L
 
 /// Closes the connection for `reason` and returns it.
 fn closed(conn: &Connection, reason: String) -> String {
-    conn.close(&reason);
+    conn.close(CloseReason::Because(reason.clone()));
     reason
 }
 

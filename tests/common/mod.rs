@@ -299,3 +299,21 @@ pub fn small_receive_buffer(stream: &TcpStream) {
     };
     assert_eq!(status, 0, "setsockopt SO_RCVBUF");
 }
+
+/// Shrinks a client socket's send buffer, so that little of what it writes waits in
+/// its own kernel.
+pub fn small_send_buffer(stream: &TcpStream) {
+    use std::os::fd::AsRawFd;
+    let size: libc::c_int = 16 * 1024;
+    // SAFETY: a valid socket descriptor and a c_int option value of the size given.
+    let status = unsafe {
+        libc::setsockopt(
+            stream.as_raw_fd(),
+            libc::SOL_SOCKET,
+            libc::SO_SNDBUF,
+            std::ptr::from_ref(&size).cast(),
+            std::mem::size_of::<libc::c_int>() as libc::socklen_t,
+        )
+    };
+    assert_eq!(status, 0, "setsockopt SO_SNDBUF");
+}

@@ -6,14 +6,16 @@ use super::summary::RoomView;
 use crate::engine::go::Game;
 use crate::engine::sgf::SgfError;
 use crate::frontend::Departure;
-use crate::net::{ConnId, Connection};
+use crate::net::{CloseReason, ConnId, Connection, Ticket};
 use crossbeam_channel::Sender;
 use std::sync::Arc;
 
 /// The close reason recorded on a connection whose client sent `Quitting:`.
-pub const QUIT_REASON: &str = "it sent Quitting";
+pub const QUIT: CloseReason = CloseReason::LeftWith("Quitting");
 
-/// One event for the room loop.
+/// One event for the room loop. An event made from a client's line carries its
+/// [`Ticket`], dropped once the room has handled it: the client's next line is read
+/// only then (see `net::handoff`).
 pub enum RoomEvent {
     /// A client that sent a valid `Player:` enters the room, asking for this name.
     Join {
@@ -21,6 +23,8 @@ pub enum RoomEvent {
         conn: Arc<Connection>,
         /// The name it asked for (the room grants it, or a `_2` variant).
         name: String,
+        /// Dropped once it is a member.
+        ticket: Ticket,
     },
     /// A line from a member: a message, or why it is garbage.
     Line {
@@ -28,6 +32,8 @@ pub enum RoomEvent {
         from: ConnId,
         /// What it was.
         message: Result<ClientMessage, ParseError>,
+        /// Dropped once it is answered.
+        ticket: Ticket,
     },
     /// An SGF stream from a member, already read and replayed by its connection
     /// thread: the game it describes, or why it cannot be loaded.
@@ -36,6 +42,8 @@ pub enum RoomEvent {
         from: ConnId,
         /// The game (boxed: it is large), or the refusal.
         game: Result<Box<Game>, SgfError>,
+        /// Dropped once it is answered.
+        ticket: Ticket,
     },
     /// A member's connection has ended.
     Left {

@@ -23,11 +23,10 @@ pub mod session;
 pub mod summary;
 pub mod upload;
 
-use super::{
-    ClientRow, Context, Counters, FrontEnd, GameRow, KICK_REASON, Record, Tally, Unanswered,
-};
+use super::{ClientRow, Context, Counters, FrontEnd, GameRow, QueueRow, Record, Tally, Unanswered};
 use crate::engine::go::Game;
-use crate::net::{ConnId, Connection};
+use crate::net::{CloseReason, ConnId, Connection, Depth, Inbox, Refused};
+use crate::records;
 use crossbeam_channel::Sender;
 use event::RoomEvent;
 use parking_lot::Mutex;
@@ -51,14 +50,24 @@ impl crate::net::Message for ServerMessage {
     }
 }
 
+/// The bound of the room's inbox. Each member has at most one line in flight at a
+/// time (see `net::handoff`), so the room holds at most one event per member: past
+/// this many members sending at once, the others' connection threads wait their
+/// turn, and TCP slows their clients down.
+pub const ROOM_INBOX_BOUND: usize = 1024;
+
 /// The Bkgo front end: the room's inbox and summary, the password gate, and every
 /// connection (joined or not).
 pub struct BkgoFrontEnd {
     context: Context,
     /// The room loop's inbox.
-    room: Sender<RoomEvent>,
-    /// The room loop's thread, joined at shutdown.
+    room: Inbox<RoomEvent>,
+    /// How deep the room's inbox has been.
+    depth: Arc<Depth>,
+    /// The room loop's thread, and the thread writing its records, joined at
+    /// shutdown.
     room_thread: Mutex<Option<JoinHandle<()>>>,
+    records_thread: Mutex<Option<JoinHandle<()>>>,
     /// Published by the room after each event.
     summary: Arc<Mutex<RoomSummary>>,
     counters: Arc<Counters>,
@@ -80,20 +89,32 @@ impl BkgoFrontEnd {
             .map_err(|e| io::Error::other(format!("--bkgo-size: {e}")))?;
         let summary = Arc::new(Mutex::new(RoomSummary::new(settings.bkgo.size)));
         let counters = Arc::new(Counters::default());
-        let (inbox, events) = crossbeam_channel::unbounded();
+        let depth = Depth::new(ROOM_INBOX_BOUND);
+        let (inbox, events) = crate::net::inbox(&depth);
+        // The room hands its records to a writer: a slow disk must not stall it.
+        let (records, records_thread) = match &settings.records {
+            Some(dir) => {
+                let (writer, thread) = records::Writer::start(dir.clone())?;
+                (Some(writer), Some(thread))
+            }
+            None => (None, None),
+        };
         let parts = room::RoomParts {
             settings: Arc::clone(settings),
             empty,
             shutdown: context.shutdown.clone(),
             summary: Arc::clone(&summary),
             counters: Arc::clone(&counters),
+            records,
         };
         let thread = room::spawn(parts, events)?;
         Ok(BkgoFrontEnd {
             gate: PasswordGate::new(settings.bkgo.password.clone()),
             context,
             room: inbox,
+            depth,
             room_thread: Mutex::new(Some(thread)),
+            records_thread: Mutex::new(records_thread),
             summary,
             counters,
             clients: Mutex::new(HashMap::new()),
@@ -206,10 +227,11 @@ impl FrontEnd for BkgoFrontEnd {
     fn kick(&self, conn: &Arc<Connection>) {
         // The room removes a member first (the others hear GoodbyePlayer); anyone
         // else it just closes.
-        if let Err(crossbeam_channel::SendError(RoomEvent::Kick(conn))) =
-            self.room.send(RoomEvent::Kick(Arc::clone(conn)))
-        {
-            conn.close(KICK_REASON);
+        let refused = self
+            .room
+            .post_within(RoomEvent::Kick(Arc::clone(conn)), super::QUERY_TIMEOUT);
+        if let Err(RoomEvent::Kick(conn)) = refused.map_err(Refused::into_inner) {
+            conn.close(CloseReason::Kicked);
         }
     }
 
@@ -238,6 +260,13 @@ impl FrontEnd for BkgoFrontEnd {
         }
     }
 
+    fn queues(&self) -> Vec<QueueRow> {
+        vec![QueueRow {
+            what: "the Bkgo room's inbox",
+            depth: Arc::clone(&self.depth),
+        }]
+    }
+
     fn moves_played(&self) -> u64 {
         self.counters.moves.load(Ordering::Relaxed)
     }
@@ -251,6 +280,16 @@ impl FrontEnd for BkgoFrontEnd {
             }
             if room.is_finished() {
                 let _ = room.join();
+            }
+        }
+        // The room dropped its records writer when it ended: what it queued is written.
+        let records = self.records_thread.lock().take();
+        if let Some(records) = records {
+            while !records.is_finished() && Instant::now() < deadline {
+                thread::sleep(Duration::from_millis(5));
+            }
+            if records.is_finished() {
+                let _ = records.join();
             }
         }
         let open: Vec<Arc<Connection>> = self.clients.lock().values().cloned().collect();

@@ -9,7 +9,7 @@
 //! Until it has joined, a client is held to the handshake timeout from connecting.
 
 use super::BkgoFrontEnd;
-use super::event::{QUIT_REASON, RoomEvent};
+use super::event::RoomEvent;
 use super::password::Verdict;
 use super::protocol::{
     self, ClientMessage, END_OF_SGF, Expecting, ParseError, Refusal, ServerMessage,
@@ -54,12 +54,13 @@ pub fn serve(stream: TcpStream, peer: SocketAddr, front: &BkgoFrontEnd) {
     log::info!(
         "{} disconnected: {}",
         conn.label(),
-        reason.clone().unwrap_or(why)
+        reason.as_ref().map_or(why, ToString::to_string)
     );
     if session.expecting == Expecting::Room {
-        let how = Departure::of_closed(reason, Some(QUIT_REASON));
-        // During shutdown the room may be gone: then nobody is left to tell.
-        let _ = front.room.send(RoomEvent::Left { from: conn.id, how });
+        // Every line it sent was answered before this (see `net::handoff`). During
+        // shutdown the room may be gone: then nobody is left to tell.
+        let how = Departure::of_closed(reason);
+        let _ = front.room.hand_over(RoomEvent::Left { from: conn.id, how });
     }
     front.unregister(conn.id);
 }
@@ -128,9 +129,10 @@ impl net::Lines for Session<'_> {
                 ControlFlow::Continue(())
             }
             // In the room, the room answers, in order with everything else.
-            (Expecting::Room, message) => self.to_room(RoomEvent::Line {
+            (Expecting::Room, message) => self.to_room(conn, |ticket| RoomEvent::Line {
                 from: conn.id,
                 message,
+                ticket,
             }),
             (_, Ok(message)) => self.request(conn, message),
             (_, Err(error)) => {
@@ -266,21 +268,16 @@ impl Session<'_> {
             refuse(conn, &Refusal::BadName(broken));
             return ControlFlow::Continue(());
         }
-        let closed = self.front.context.shutdown.is_triggered()
-            || self
-                .front
-                .room
-                .send(RoomEvent::Join {
-                    conn: Arc::clone(conn),
-                    name,
-                })
-                .is_err();
-        if closed {
+        if self.front.context.shutdown.is_triggered() {
             fatal(conn, "The server is shutting down");
             return ControlFlow::Break("the room is closed".into());
         }
         self.expecting = Expecting::Room;
-        ControlFlow::Continue(())
+        self.to_room(conn, |ticket| RoomEvent::Join {
+            conn: Arc::clone(conn),
+            name,
+            ticket,
+        })
     }
 
     /// A line of the SGF stream being sent: `EOF` ends it, and the stream, read and
@@ -295,9 +292,10 @@ impl Session<'_> {
                 let game = upload
                     .load(settings.rules, settings.max_board_size)
                     .map(Box::new);
-                return self.to_room(RoomEvent::Board {
+                return self.to_room(conn, |ticket| RoomEvent::Board {
                     from: conn.id,
                     game,
+                    ticket,
                 });
             }
             Incoming::Line(text) => {
@@ -313,19 +311,28 @@ impl Session<'_> {
         };
         // A line that is not one of an SGF text is garbage here too.
         self.upload = None;
-        self.to_room(RoomEvent::Line {
+        self.to_room(conn, |ticket| RoomEvent::Line {
             from: conn.id,
             message: Err(error),
+            ticket,
         })
     }
 
-    /// Hands an event to the room; the connection ends if the room is gone (the
-    /// server is shutting down).
-    fn to_room(&self, event: RoomEvent) -> ControlFlow<String> {
-        match self.front.room.send(event) {
-            Ok(()) => ControlFlow::Continue(()),
-            Err(_) => ControlFlow::Break("the room is closed".into()),
+    /// Hands the event `make` builds around a ticket to the room, and returns once
+    /// the room has handled it (see `net::handoff`); the connection ends if the room
+    /// is gone (the server is shutting down).
+    fn to_room(
+        &self,
+        conn: &Connection,
+        make: impl FnOnce(crate::net::Ticket) -> RoomEvent,
+    ) -> ControlFlow<String> {
+        let (ticket, awaited) = crate::net::ticket();
+        if self.front.room.hand_over(make(ticket)).is_err() {
+            return ControlFlow::Break("the room is closed".into());
         }
+        // A wait that gives up has closed the connection and said why.
+        let _ = awaited.wait(conn);
+        ControlFlow::Continue(())
     }
 }
 

@@ -4,7 +4,7 @@
 use super::protocol::{ClientCommand, GameId, ParseError};
 use super::summary::GameView;
 use crate::frontend::Departure;
-use crate::net::Connection;
+use crate::net::{Connection, Ticket};
 use crossbeam_channel::Sender;
 use std::fmt;
 use std::sync::Arc;
@@ -18,21 +18,20 @@ pub struct Player {
     pub name: String,
 }
 
-/// The close reason recorded on a connection whose client sent EXIT.
-pub const EXIT_REASON: &str = "it sent EXIT";
-
 /// What a game loop receives.
 pub enum GameEvent {
     /// The lobby seats a player here (as leader if the game is empty).
     Join(Player),
     /// The lobby seats the practice bot here as the partner, under this granted name.
     SeatBot(String),
-    /// A line from a seated player: a command, or why it is not one.
+    /// A line from a seated player: a command, or why it is not one. Its ticket is
+    /// dropped once it has been answered: the client's next line is read then.
     Line {
         from: Arc<Connection>,
         command: Result<ClientCommand, ParseError>,
+        ticket: Ticket,
     },
-    /// A seated player is gone.
+    /// A seated player is gone (handed over after its last line was answered).
     Left {
         from: Arc<Connection>,
         how: Departure,

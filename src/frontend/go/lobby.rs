@@ -19,16 +19,15 @@
 //! reachable: the code under it only touches maps) would leave the maps as they were
 //! at the panic, which is still consistent enough for the other games to go on.
 
-use super::event::{BOT_NAME, BotRefused, EXIT_REASON, GameEvent, Player};
+use super::event::{BOT_NAME, BotRefused, GameEvent, Player};
 use super::protocol::{ClientCommand, GameId, ParseError, ServerMessage};
 use super::report;
 use super::route::Route;
 use super::summary::{GameStatus, GameSummary};
 use super::table::{self, Seating};
-use crate::frontend::{FINISHED_KEPT, KICK_REASON, Shared, names};
-use crate::net::{ConnId, Connection, OutputHold};
+use crate::frontend::{FINISHED_KEPT, Shared, names};
+use crate::net::{CloseReason, ConnId, Connection, Depth, Inbox, OutputHold, Ticket};
 use crate::workers::Finished;
-use crossbeam_channel::Sender;
 use parking_lot::Mutex;
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::sync::atomic::Ordering;
@@ -44,10 +43,18 @@ pub struct ClientEntry {
     pub route: Arc<Route>,
 }
 
+/// The bound of a game's inbox. A game hears from its two players, each with at most
+/// one line (or its departure) in flight at a time (see `net::handoff`), and from the
+/// lobby and the console now and then: it never holds more than a handful.
+pub const GAME_INBOX_BOUND: usize = 16;
+
+/// The close reason of a client that sent EXIT.
+pub const EXIT: CloseReason = CloseReason::LeftWith("EXIT");
+
 /// A live game: where to send its events and what the console may read of it.
 pub struct GameEntry {
     /// The game loop's inbox.
-    pub inbox: Sender<GameEvent>,
+    pub inbox: Inbox<GameEvent>,
     /// Published by the game loop after each change.
     pub summary: Arc<Mutex<GameSummary>>,
 }
@@ -75,6 +82,8 @@ pub struct Lobby {
     me: Weak<Lobby>,
     /// What the games it starts share: settings, shutdown, counters.
     pub shared: Shared,
+    /// How deep the games' inboxes have been.
+    pub depth: Arc<Depth>,
 }
 
 /// Why a HANDSHAKE was refused.
@@ -112,6 +121,7 @@ impl Lobby {
             }),
             me: me.clone(),
             shared,
+            depth: Depth::new(GAME_INBOX_BOUND),
         })
     }
 
@@ -195,25 +205,29 @@ impl Lobby {
         self.start_thread(new_game);
     }
 
-    /// Has a line of the client on `route` handled: by its game if it sits in one
-    /// (or by its ended game, while that game still answers the client's earlier
-    /// lines: see `route`), else here.
+    /// Has a line of the client on `route` answered, and returns once it has been:
+    /// by its game if it sits in one, else here, on the client's own thread. The
+    /// client's next line is read only then (see `net::handoff`).
     pub fn dispatch_on(
         &self,
         route: &Route,
         conn: &Arc<Connection>,
         command: Result<ClientCommand, ParseError>,
     ) {
-        self.deliver(conn, command, |line| route.send(line));
+        let (ticket, awaited) = crate::net::ticket();
+        self.deliver(route, conn, command, ticket);
+        // A wait that gives up has closed the connection and said why.
+        let _ = awaited.wait(conn);
     }
 
-    /// Hands a line to a game through `send`, or answers it here when `send` gives it
-    /// back (the client sits in no game).
+    /// Hands a line, with its ticket, to the game the client sits in, or answers it
+    /// here when it sits in none.
     fn deliver(
         &self,
+        route: &Route,
         conn: &Arc<Connection>,
         command: Result<ClientCommand, ParseError>,
-        send: impl FnOnce(GameEvent) -> Result<(), GameEvent>,
+        ticket: Ticket,
     ) {
         if let Ok(ClientCommand::Exit { game_id, player }) = &command {
             self.exiting(conn, *game_id, player);
@@ -221,8 +235,14 @@ impl Lobby {
         let line = GameEvent::Line {
             from: Arc::clone(conn),
             command,
+            ticket,
         };
-        if let Err(GameEvent::Line { command, .. }) = send(line) {
+        if let Err(GameEvent::Line {
+            command,
+            ticket: _answered_here,
+            ..
+        }) = route.hand_over(line)
+        {
             self.answer_unseated(conn, command);
         }
     }
@@ -251,7 +271,7 @@ impl Lobby {
             },
             Ok(ClientCommand::Exit { .. }) => {
                 conn.accepted();
-                conn.close(EXIT_REASON);
+                conn.close(EXIT);
                 return;
             }
             Ok(other) => format!(
@@ -290,7 +310,7 @@ impl Lobby {
         }
         let inbox = entry.inbox.clone();
         let name = names::grant(BOT_NAME, |name| state.taken_names.contains(name));
-        if inbox.send(GameEvent::SeatBot(name.clone())).is_err() {
+        if inbox.post(GameEvent::SeatBot(name.clone())).is_err() {
             // Its loop has just ended; it is about to leave the registry.
             return Err(BotRefused::Ended {
                 game: id,
@@ -342,9 +362,9 @@ impl Lobby {
             route
         };
         let kicked =
-            route.is_some_and(|route| route.send(GameEvent::Kick(Arc::clone(conn))).is_ok());
+            route.is_some_and(|route| route.post(GameEvent::Kick(Arc::clone(conn))).is_ok());
         if !kicked {
-            conn.close(KICK_REASON);
+            conn.close(CloseReason::Kicked);
         }
     }
 
@@ -367,10 +387,10 @@ impl Lobby {
         }
         let id = GameId(state.next_game_id);
         state.next_game_id += 1;
-        let (inbox, events) = crossbeam_channel::unbounded();
+        let (inbox, events) = crate::net::inbox(&self.depth);
         let summary = Arc::new(Mutex::new(GameSummary::new(id)));
-        // The loop is not running yet; the event waits in its inbox.
-        let _ = inbox.send(GameEvent::Join(player));
+        // The loop is not running yet; the event waits in its (empty) inbox.
+        let _ = inbox.post(GameEvent::Join(player));
         state.games.insert(
             id,
             GameEntry {
@@ -409,10 +429,10 @@ impl Lobby {
             }
             Err(e) => {
                 log::error!("could not start a thread for game {id}: {e}");
-                for (conn, route) in self.remove_game(id) {
-                    // No loop will answer anything: nothing to wait for.
-                    route.release(id, || true);
-                    conn.close("the server could not start a game thread");
+                for conn in self.remove_game(id) {
+                    conn.close(CloseReason::Because(
+                        "the server could not start a game thread".into(),
+                    ));
                 }
             }
         }
@@ -420,7 +440,8 @@ impl Lobby {
 
     /// The one way a game leaves the lobby: off the queue and the registry, its
     /// players free, its summary (marked finished) among the finished games kept.
-    fn remove_game(&self, id: GameId) -> Vec<(Arc<Connection>, Arc<Route>)> {
+    /// Returns the connections that sat there.
+    fn remove_game(&self, id: GameId) -> Vec<Arc<Connection>> {
         let mut state = self.state.lock();
         state.waiting.retain(|g| *g != id);
         free_bot(&mut state, id);
@@ -441,15 +462,15 @@ impl Lobby {
             .values()
             .filter(|entry| entry.route.game() == Some(id))
             .map(|entry| {
-                entry.route.end_game(id);
-                (Arc::clone(&entry.conn), Arc::clone(&entry.route))
+                entry.route.set(None);
+                Arc::clone(&entry.conn)
             })
             .collect()
     }
 
     /// Forgets a closed connection and frees its name. Returns its game's inbox, so
     /// the caller can tell the game it left.
-    pub fn disconnect(&self, conn: ConnId) -> Option<Sender<GameEvent>> {
+    pub fn disconnect(&self, conn: ConnId) -> Option<Inbox<GameEvent>> {
         let mut state = self.state.lock();
         let entry = state.clients.remove(&conn)?;
         if let Some(name) = &entry.name {
@@ -487,7 +508,7 @@ impl Lobby {
     }
 
     /// The inbox of live game `id`.
-    pub fn game_inbox(&self, id: GameId) -> Option<Sender<GameEvent>> {
+    pub fn game_inbox(&self, id: GameId) -> Option<Inbox<GameEvent>> {
         self.state.lock().games.get(&id).map(|g| g.inbox.clone())
     }
 
@@ -580,20 +601,26 @@ impl Seating for Lobby {
     }
 
     /// Removes an ended game: nobody sits in it any more, and its summary is kept
-    /// for the console. No new player or event is sent to it; its players' lines
-    /// still reach it until their routes are released.
-    fn close_game(&self, id: GameId) -> Vec<(Arc<Connection>, Arc<Route>)> {
+    /// for the console. No route leads to it any more: its players' next lines go
+    /// where they are now.
+    fn close_game(&self, id: GameId) -> Vec<Arc<Connection>> {
         self.remove_game(id)
     }
 
     /// A line that reached a game after it ended: handled where its client is now, by
-    /// the game it sits in now or here (never back into the ended game).
-    fn redispatch(&self, from: &Arc<Connection>, command: Result<ClientCommand, ParseError>) {
-        let route = self.route(from.id);
-        self.deliver(from, command, |line| match route {
-            Some(route) => route.send_to_game(line),
-            None => Err(line),
-        });
+    /// the game it sits in now or here (never back into the ended game). Its ticket
+    /// goes with it: the client still waits for this line's answer.
+    fn redispatch(
+        &self,
+        from: &Arc<Connection>,
+        command: Result<ClientCommand, ParseError>,
+        ticket: Ticket,
+    ) {
+        match self.route(from.id) {
+            Some(route) => self.deliver(&route, from, command, ticket),
+            // Gone meanwhile: nobody to answer.
+            None => drop(ticket),
+        }
     }
 }
 
@@ -618,7 +645,7 @@ fn join_oldest_waiting(state: &mut LobbyState, player: &Player) -> Option<GameId
         let sent = state
             .games
             .get(&game)
-            .is_some_and(|entry| entry.inbox.send(GameEvent::Join(player.clone())).is_ok());
+            .is_some_and(|entry| entry.inbox.post(GameEvent::Join(player.clone())).is_ok());
         if sent {
             return Some(game);
         }
@@ -738,7 +765,7 @@ mod tests {
         assert_eq!(line(&mut bob), "ACKNOWLEDGE_HANDSHAKE+1+0");
 
         let inbox = lobby.game_inbox(GameId(1)).expect("game 1 is live");
-        assert!(inbox.send(GameEvent::Panic).is_ok());
+        assert!(inbox.post(GameEvent::Panic).is_ok());
         let told = "GAME_FINISHED+1++0;0+Internal server error: the game was stopped";
         assert_eq!(line(&mut ann), told);
         assert_eq!(line(&mut bob), told);

@@ -22,7 +22,7 @@ pub mod table;
 pub mod thinker;
 
 use super::{
-    BotRow, ClientRow, Context, FrontEnd, GameRow, Record, Shared, Tally, Unanswered, ask,
+    BotRow, ClientRow, Context, FrontEnd, GameRow, QueueRow, Record, Shared, Tally, Unanswered, ask,
 };
 use crate::net::Connection;
 use event::GameEvent;
@@ -233,6 +233,13 @@ impl FrontEnd for GoFrontEnd {
             playing: live.iter().filter(|g| report::is_playing(g.status)).count(),
             finished: counters.games_finished.load(Ordering::Relaxed),
         }
+    }
+
+    fn queues(&self) -> Vec<QueueRow> {
+        vec![QueueRow {
+            what: "GO! game inboxes",
+            depth: Arc::clone(&self.lobby.depth),
+        }]
     }
 
     fn moves_played(&self) -> u64 {

@@ -7,7 +7,7 @@
 //! [`IDLE_READ_BOUND`]) to notice its game has ended; and any read is woken at once by
 //! closing the socket (kick, shutdown, output stalled).
 
-use super::event::{EXIT_REASON, GameEvent};
+use super::event::GameEvent;
 use super::lobby::Lobby;
 use super::protocol::{self, ParseError, ServerMessage};
 use super::route::Route;
@@ -36,18 +36,19 @@ pub fn serve(stream: TcpStream, peer: SocketAddr, lobby: &Lobby, context: &Conte
         handshake_timeout: settings.handshake_timeout,
     };
     let why = net::read_lines(&conn, settings.lines, &mut session);
-    let how = Departure::of_closed(conn.close_reason(), Some(EXIT_REASON));
+    let reason = conn.close_reason();
     log::info!(
         "{} disconnected: {}",
         conn.label(),
-        conn.close_reason().unwrap_or(why)
+        reason.as_ref().map_or(why, ToString::to_string)
     );
-    // A client that only closed its sending side still gets the answers to the lines
-    // it sent: the game handles them before this Left event, and the socket closes
-    // when the last holder of the connection lets go of it.
+    let how = Departure::of_closed(reason);
+    // Every line it sent was answered before this (see `net::handoff`): its
+    // departure comes after them. A client that only closed its sending side still
+    // gets those answers: the socket closes when the last holder lets go of it.
     if let Some(inbox) = lobby.disconnect(conn.id) {
         // The game may have ended meanwhile; then there is nobody left to tell.
-        let _ = inbox.send(GameEvent::Left { from: conn, how });
+        let _ = inbox.hand_over(GameEvent::Left { from: conn, how });
     }
 }
 

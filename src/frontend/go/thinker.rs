@@ -10,7 +10,7 @@
 use super::protocol::GameId;
 use crate::engine::bot::{Bot, Budget, Summary};
 use crate::engine::go::{Colour, Game, IllegalMove, Move};
-use crossbeam_channel::{Receiver, Sender};
+use crossbeam_channel::{Receiver, Sender, TrySendError};
 use std::io;
 use std::thread;
 use std::time::{Duration, Instant};
@@ -50,6 +50,12 @@ pub struct Answer {
     pub took: Duration,
 }
 
+/// Questions (and answers) waiting between a game loop and its bot. The loop asks once
+/// per position, and only on the bot's turn, which does not come again before the bot
+/// has answered, but for a new round (a rematch) asked while the bot still thinks
+/// about the last one: two at the most.
+const QUESTIONS_BOUND: usize = 2;
+
 /// The game loop's end of a bot's helper thread.
 ///
 /// Dropping it ends the thread: the thread finishes the question it is thinking
@@ -68,19 +74,24 @@ impl Thinker {
     ///
     /// When the thread cannot be created.
     pub fn spawn(game: GameId, seed: u64) -> io::Result<Thinker> {
-        let (questions, asked) = crossbeam_channel::unbounded::<Question>();
-        let (answer, answers) = crossbeam_channel::unbounded::<Answer>();
+        let (questions, asked) = crossbeam_channel::bounded::<Question>(QUESTIONS_BOUND);
+        let (answer, answers) = crossbeam_channel::bounded::<Answer>(QUESTIONS_BOUND);
         thread::Builder::new()
             .name(format!("bot-{game}"))
             .spawn(move || think(&mut Bot::new(seed), &asked, &answer))?;
         Ok(Thinker { questions, answers })
     }
 
-    /// Asks for a move; the answer comes on [`answers`](Self::answers).
+    /// Asks for a move; the answer comes on [`answers`](Self::answers). Never waits.
     pub fn ask(&self, question: Question) {
-        // The thread ends only when this end is dropped (or on a bug): then the
-        // game loop sees the answers channel disconnected.
-        let _ = self.questions.send(question);
+        // Full cannot happen (see QUESTIONS_BOUND); disconnected means the thread
+        // ended on a bug, which the game loop sees on the answers channel.
+        if let Err(TrySendError::Full(question)) = self.questions.try_send(question) {
+            log::error!(
+                "the bot's questions are {QUESTIONS_BOUND} behind: the question for move {} is dropped",
+                question.turn.ply + 1
+            );
+        }
     }
 
     /// Where the answers come, one per question (the latest question, when several

@@ -4,51 +4,10 @@
 use super::protocol::{Command, Extension, PlayerName};
 use super::summary::TableView;
 use crate::frontend::Departure;
-use crate::net::{ConnId, Connection};
-use crossbeam_channel::{Receiver, Sender, bounded};
+use crate::net::{ConnId, Connection, Ticket};
+use crossbeam_channel::Sender;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
-
-/// The longest a connection thread waits for its table to handle one of its lines (a
-/// table handles an event in microseconds, sends included, as they never block; the
-/// slowest is the last move of a game with `--records`, which writes the record before
-/// SCORE so that the file is there when SCORE is read; this only bounds a table that
-/// is stuck).
-pub const HANDLED_WAIT: Duration = Duration::from_secs(5);
-
-/// Travels with an event a client's line sent to its table, and is dropped once the
-/// table has handled it (or thrown the event away). The client's connection thread
-/// waits for that ([`Awaited::wait`]) before it reads the client's next line: the
-/// table answers some lines (moves, chat, the LOBBY after a JOIN) and the registry the
-/// others, and this keeps the answers in the order the client sent the lines.
-#[derive(Debug)]
-pub struct Handled {
-    _dropped_when_handled: Sender<()>,
-}
-
-/// The connection thread's side of a [`Handled`].
-pub struct Awaited(Receiver<()>);
-
-/// A [`Handled`] for an event, and what waits for it.
-pub fn handled() -> (Handled, Awaited) {
-    let (sender, receiver) = bounded(0);
-    (
-        Handled {
-            _dropped_when_handled: sender,
-        },
-        Awaited(receiver),
-    )
-}
-
-impl Awaited {
-    /// Waits until the event was handled (its [`Handled`] dropped), at most
-    /// [`HANDLED_WAIT`].
-    pub fn wait(self) {
-        // Nothing is ever sent: the channel disconnects when the table drops its side.
-        let _ = self.0.recv_timeout(HANDLED_WAIT);
-    }
-}
 
 /// The extensions a client has enabled: set by its connection thread, read by its
 /// table when it broadcasts a chat line.
@@ -88,10 +47,13 @@ pub struct Member {
     pub extensions: Arc<Extensions>,
 }
 
-/// What a table receives, in the order the registry decided it.
+/// What a table receives, in the order the registry decided it. An event made from a
+/// client's line carries its [`Ticket`], dropped once the table has handled it: the
+/// table answers some lines (moves, chat, the LOBBY after a JOIN) and the registry
+/// the others, and the client's next line is read only then (see `net::handoff`).
 pub enum TableEvent {
     /// A client joined the lobby.
-    Joined { member: Member, handled: Handled },
+    Joined { member: Member, ticket: Ticket },
     /// A member said READY.
     Ready(ConnId),
     /// A member left (EXIT, disconnect, kick).
@@ -102,17 +64,17 @@ pub enum TableEvent {
     Move {
         from: Arc<Connection>,
         command: Command,
-        handled: Handled,
+        ticket: Ticket,
     },
     /// A chat line (base64) from a member with chat enabled.
     Chat {
         from: ConnId,
         text: String,
-        handled: Handled,
+        ticket: Ticket,
     },
     /// The console asks for a view of the table.
     Inspect(Sender<TableView>),
     /// Handled once every event before it is: sent after the events of a READY (the
     /// START it may trigger included) or an EXIT, so their sender waits for them.
-    Reached(Handled),
+    Reached(Ticket),
 }

@@ -11,7 +11,7 @@
 //! `parking_lot` locks do not poison: a panic under the lock (none is reachable: the
 //! code under it only touches maps) would leave the maps as they were.
 
-use super::event::{self, Extensions, Handled, Member, TableEvent};
+use super::event::{Extensions, Member, TableEvent};
 use super::protocol::{
     ArgumentError, Command, ErrorCode, Extension, Keyword, LobbyName, PlayerName, Request,
     ServerMessage, Unrecognized,
@@ -20,9 +20,8 @@ use super::summary::{GameId, Status, Summary};
 use super::table::{self, Seating};
 use crate::engine::spectrangle::MAX_PLAYERS;
 use crate::frontend::{Departure, FINISHED_KEPT, Shared};
-use crate::net::{ConnId, Connection};
+use crate::net::{CloseReason, ConnId, Connection, Depth, Inbox, Ticket};
 use crate::workers::Finished;
-use crossbeam_channel::Sender;
 use parking_lot::Mutex;
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::sync::atomic::Ordering;
@@ -31,6 +30,12 @@ use std::time::Instant;
 
 /// The name of the first default lobby; the next ones are `default-2`, `default-3`, ...
 const DEFAULT_LOBBY: &str = "default";
+
+/// The bound of a table's inbox. A table hears from at most four members, each with
+/// one line in flight at a time (see `net::handoff`), which the registry turns into at
+/// most three events (READY: `Ready`, `Start`, `Reached`), and from the console now and
+/// then: it never holds more than a few.
+pub const TABLE_INBOX_BOUND: usize = 32;
 
 /// One connected client.
 struct Client {
@@ -49,8 +54,9 @@ struct Client {
 
 /// A lobby, or the game it became.
 struct TableEntry {
-    /// The table loop's inbox.
-    inbox: Sender<TableEvent>,
+    /// The table loop's inbox; the registry puts events in under its lock, never
+    /// waiting ([`Inbox::post`]).
+    inbox: Inbox<TableEvent>,
     /// Published by the table loop after each change.
     summary: Arc<Mutex<Summary>>,
     /// The lobby's name while it is a lobby; `None` once its game has started.
@@ -89,6 +95,8 @@ pub struct Lobbies {
     me: Weak<Lobbies>,
     /// What the tables it starts share: settings, shutdown, counters.
     pub shared: Shared,
+    /// How deep the tables' inboxes have been.
+    pub depth: Arc<Depth>,
 }
 
 /// A refusal: the code and what was wrong.
@@ -111,6 +119,7 @@ impl Lobbies {
             }),
             me: me.clone(),
             shared,
+            depth: Depth::new(TABLE_INBOX_BOUND),
         })
     }
 
@@ -135,12 +144,28 @@ impl Lobbies {
         state.clients.get(&conn)?.unidentified_since
     }
 
-    /// Handles one line of a client: answers it, or hands it to the client's table.
+    /// Handles one line of a client on its own thread: answers it, or hands it to the
+    /// client's table; returns once it has been answered (the client's next line is
+    /// read only then, see `net::handoff`).
     pub fn dispatch(&self, conn: &Arc<Connection>, line: Result<Option<Request>, Unrecognized>) {
+        let (ticket, awaited) = crate::net::ticket();
+        self.answer(conn, line, ticket);
+        // A wait that gives up has closed the connection and said why.
+        let _ = awaited.wait(conn);
+    }
+
+    /// Answers one line of a client, or hands it with its ticket to the client's
+    /// table; the ticket is dropped once the line has been answered.
+    fn answer(
+        &self,
+        conn: &Arc<Connection>,
+        line: Result<Option<Request>, Unrecognized>,
+        ticket: Ticket,
+    ) {
         let answer = match line {
             Ok(None) => return,
             Err(unrecognized) => Err((ErrorCode::Unrecognized, unrecognized.to_string())),
-            Ok(Some(request)) => self.request(conn, request),
+            Ok(Some(request)) => self.request(conn, request, ticket),
         };
         let message = match answer {
             Ok(None) => return,
@@ -156,11 +181,13 @@ impl Lobbies {
     }
 
     /// Checks a request in the order SPECTRANGLE.md fixes (extension, state,
-    /// arguments) and carries it out. Returns the answer for the client, if any.
+    /// arguments) and carries it out. Returns the answer for the client, if any; the
+    /// ticket goes with an event the request hands to a table.
     fn request(
         &self,
         conn: &Arc<Connection>,
         request: Request,
+        ticket: Ticket,
     ) -> Result<Option<ServerMessage>, Refusal> {
         let Request { keyword, command } = request;
         let (extensions, place) = self.whereabouts(conn.id);
@@ -176,21 +203,19 @@ impl Lobbies {
                     // Without multilobby the lobby argument is ignored (the spec says so).
                     _ => None,
                 };
-                self.join(conn, name, lobby, &extensions)?;
+                self.join(conn, name, lobby, &extensions, ticket)?;
             }
             Command::Ready => {
-                if !self.ready(conn.id) {
+                if !self.ready(conn.id, ticket) {
                     return Err(not_in_lobby(keyword));
                 }
             }
             Command::Play { .. } | Command::Swap { .. } | Command::Skip => {
-                let (handled, awaited) = event::handled();
                 let sent = self.forward(conn.id, |_| TableEvent::Move {
                     from: Arc::clone(conn),
                     command,
-                    handled,
+                    ticket,
                 });
-                awaited.wait();
                 // The table judges the move and answers; nothing to accept here yet.
                 return if sent {
                     Ok(None)
@@ -199,9 +224,7 @@ impl Lobbies {
                 };
             }
             Command::Exit => {
-                let (handled, awaited) = event::handled();
-                let left = self.leave(conn.id, Departure::Exited, Some(handled));
-                awaited.wait();
+                let left = self.leave(conn.id, Departure::Exited, Some(ticket));
                 if !left {
                     return Err(not_in_lobby(keyword));
                 }
@@ -216,13 +239,7 @@ impl Lobbies {
                 }
             }
             Command::Chat { text } => {
-                let (handled, awaited) = event::handled();
-                let sent = self.forward(conn.id, |from| TableEvent::Chat {
-                    from,
-                    text,
-                    handled,
-                });
-                awaited.wait();
+                let sent = self.forward(conn.id, |from| TableEvent::Chat { from, text, ticket });
                 if !sent {
                     return Err(not_in_lobby(keyword));
                 }
@@ -281,11 +298,9 @@ impl Lobbies {
         name: PlayerName,
         lobby: Option<LobbyName>,
         extensions: &Arc<Extensions>,
+        ticket: Ticket,
     ) -> Result<(), Refusal> {
-        let (handled, awaited) = event::handled();
         let new_table = {
-            // Owned by this block: dropped at its end if no table takes it.
-            let handled = handled;
             let mut state = self.state.lock();
             if state.names.contains(&name) {
                 return Err((
@@ -335,7 +350,9 @@ impl Lobbies {
             }
             if let Some(table) = state.tables.get_mut(&id) {
                 table.members.push(conn.id);
-                let _ = table.inbox.send(TableEvent::Joined { member, handled });
+                // The table's LOBBY line comes before the answer to the client's next
+                // line: the ticket travels with the event.
+                let _ = table.inbox.post(TableEvent::Joined { member, ticket });
             }
             conn.set_name(name.as_str());
             new_table
@@ -343,8 +360,6 @@ impl Lobbies {
         if let Some(new_table) = new_table {
             self.start_thread(new_table);
         }
-        // The table's LOBBY line comes before the answer to the client's next line.
-        awaited.wait();
         Ok(())
     }
 
@@ -356,7 +371,7 @@ impl Lobbies {
         let name = name.unwrap_or_else(|| free_default_name(state));
         let id = GameId(state.next_id);
         state.next_id += 1;
-        let (inbox, events) = crossbeam_channel::unbounded();
+        let (inbox, events) = crate::net::inbox(&self.depth);
         let summary = Arc::new(Mutex::new(Summary::new(id, name.to_string())));
         state.tables.insert(
             id,
@@ -394,7 +409,9 @@ impl Lobbies {
             Err(e) => {
                 log::error!("could not start a thread for spectrangle table {id}: {e}");
                 for conn in self.remove_table(id) {
-                    conn.close("the server could not start a game thread");
+                    conn.close(CloseReason::Because(
+                        "the server could not start a game thread".into(),
+                    ));
                 }
             }
         }
@@ -403,24 +420,21 @@ impl Lobbies {
     /// READY: marks the member ready, and starts the game when every member of a
     /// lobby of two or more is.
     /// False when the client's table has gone since its state was checked.
-    fn ready(&self, conn: ConnId) -> bool {
-        let (handled, awaited) = event::handled();
-        {
-            let mut state = self.state.lock();
-            let Some(id) = state.clients.get(&conn).and_then(|c| c.table) else {
-                return false;
-            };
-            let Some(table) = state.tables.get_mut(&id) else {
-                return false;
-            };
-            if table.ready.insert(conn) {
-                let _ = table.inbox.send(TableEvent::Ready(conn));
-                start_if_ready(table);
-            }
-            let _ = table.inbox.send(TableEvent::Reached(handled));
+    /// `ticket` goes behind the events: a START the READY triggered comes before the
+    /// answer to the client's next line.
+    fn ready(&self, conn: ConnId, ticket: Ticket) -> bool {
+        let mut state = self.state.lock();
+        let Some(id) = state.clients.get(&conn).and_then(|c| c.table) else {
+            return false;
+        };
+        let Some(table) = state.tables.get_mut(&id) else {
+            return false;
+        };
+        if table.ready.insert(conn) {
+            let _ = table.inbox.post(TableEvent::Ready(conn));
+            start_if_ready(table);
         }
-        // A START it triggered comes before the answer to the client's next line.
-        awaited.wait();
+        let _ = table.inbox.post(TableEvent::Reached(ticket));
         true
     }
 
@@ -430,7 +444,7 @@ impl Lobbies {
     /// leaves by its own line (EXIT), is dropped once the table has handled the
     /// departure: whatever the table said to the client before comes before the answer
     /// to its next line.
-    fn leave(&self, conn: ConnId, how: Departure, reached: Option<Handled>) -> bool {
+    fn leave(&self, conn: ConnId, how: Departure, reached: Option<Ticket>) -> bool {
         let mut state = self.state.lock();
         let Some(client) = state.clients.get_mut(&conn) else {
             return false;
@@ -446,9 +460,9 @@ impl Lobbies {
         };
         table.members.retain(|member| *member != conn);
         table.ready.remove(&conn);
-        let _ = table.inbox.send(TableEvent::Left { conn, how });
+        let _ = table.inbox.post(TableEvent::Left { conn, how });
         if let Some(reached) = reached {
-            let _ = table.inbox.send(TableEvent::Reached(reached));
+            let _ = table.inbox.post(TableEvent::Reached(reached));
         }
         if table.lobby.is_some() {
             if table.members.is_empty() {
@@ -470,7 +484,7 @@ impl Lobbies {
             .get(&conn)
             .and_then(|c| c.table)
             .and_then(|id| state.tables.get(&id))
-            .is_some_and(|table| table.inbox.send(make(conn)).is_ok())
+            .is_some_and(|table| table.inbox.post(make(conn)).is_ok())
     }
 
     /// `ACTIVE_LOBBIES`: lobbies not yet playing, players in join order.
@@ -562,7 +576,7 @@ impl Lobbies {
     }
 
     /// The inbox of live table `id`.
-    pub fn inbox(&self, id: GameId) -> Option<Sender<TableEvent>> {
+    pub fn inbox(&self, id: GameId) -> Option<Inbox<TableEvent>> {
         self.state.lock().tables.get(&id).map(|t| t.inbox.clone())
     }
 
@@ -603,14 +617,14 @@ impl Seating for Lobbies {
         self.remove_table(id)
     }
 
-    fn redispatch(&self, from: &Arc<Connection>, command: Command) {
+    fn redispatch(&self, from: &Arc<Connection>, command: Command, ticket: Ticket) {
         let keyword = match &command {
             Command::Swap { .. } => Keyword::MoveSwap,
             Command::Skip => Keyword::MoveSkip,
             _ => Keyword::MovePlay,
         };
         let command = Ok(command);
-        self.dispatch(from, Ok(Some(Request { keyword, command })));
+        self.answer(from, Ok(Some(Request { keyword, command })), ticket);
     }
 }
 
@@ -665,7 +679,7 @@ fn start_if_ready(table: &mut TableEntry) {
     let all_ready = table.members.iter().all(|m| table.ready.contains(m));
     if table.lobby.is_some() && table.members.len() >= 2 && all_ready {
         table.lobby = None;
-        let _ = table.inbox.send(TableEvent::Start);
+        let _ = table.inbox.post(TableEvent::Start);
     }
 }
 
@@ -718,15 +732,12 @@ mod tests {
             .expect("connection");
         lobbies.connect(&conn);
 
-        assert!(!lobbies.ready(conn.id));
+        let (ticket, _awaited) = crate::net::ticket();
+        assert!(!lobbies.ready(conn.id, ticket));
         assert!(!lobbies.leave(conn.id, Departure::Exited, None));
         let text = "hi".to_string();
-        let (handled, _awaited) = event::handled();
-        assert!(!lobbies.forward(conn.id, |from| TableEvent::Chat {
-            from,
-            text,
-            handled
-        }));
+        let (ticket, _awaited) = crate::net::ticket();
+        assert!(!lobbies.forward(conn.id, |from| TableEvent::Chat { from, text, ticket }));
         let (code, message) = not_in_lobby(Keyword::Ready);
         assert_eq!(code, ErrorCode::NotInLobby);
         assert_eq!(

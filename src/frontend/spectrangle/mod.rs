@@ -20,9 +20,9 @@ pub mod summary;
 pub mod table;
 
 use super::{
-    ClientRow, Context, FrontEnd, GameRow, KICK_REASON, Record, Shared, Tally, Unanswered, ask,
+    ClientRow, Context, FrontEnd, GameRow, QueueRow, Record, Shared, Tally, Unanswered, ask,
 };
-use crate::net::Connection;
+use crate::net::{CloseReason, Connection};
 use event::TableEvent;
 use lobby::Lobbies;
 use protocol::{ErrorCode, ServerMessage};
@@ -157,7 +157,7 @@ impl FrontEnd for SpectrangleFrontEnd {
 
     fn kick(&self, conn: &Arc<Connection>) {
         // Its reader reports the departure: a lobby hears LOBBY, a game ends with SCORE.
-        conn.close(KICK_REASON);
+        conn.close(CloseReason::Kicked);
     }
 
     fn kick_game(&self, id: &str) -> String {
@@ -169,7 +169,7 @@ impl FrontEnd for SpectrangleFrontEnd {
             return format!("game {id} is not live: nobody to kick");
         }
         for conn in &members {
-            conn.close(KICK_REASON);
+            conn.close(CloseReason::Kicked);
             log::info!("operator kicked {} (game {id})", conn.label());
         }
         format!("kicked {} players of game {id}", members.len())
@@ -186,6 +186,13 @@ impl FrontEnd for SpectrangleFrontEnd {
             playing: live.iter().filter(|s| s.status == Status::Playing).count(),
             finished: counters.games_finished.load(Ordering::Relaxed),
         }
+    }
+
+    fn queues(&self) -> Vec<QueueRow> {
+        vec![QueueRow {
+            what: "Spectrangle table inboxes",
+            depth: Arc::clone(&self.lobbies.depth),
+        }]
     }
 
     fn moves_played(&self) -> u64 {

@@ -36,13 +36,14 @@ pub fn serve(stream: TcpStream, peer: SocketAddr, lobbies: &Lobbies, context: &C
     // An over-long line is one ERROR 2 and the connection goes on (SPECTRANGLE.md).
     let limits = settings.lines.reporting_at_once();
     let why = net::read_lines(&conn, limits, &mut session);
-    let how = Departure::of_closed(conn.close_reason(), None);
+    let reason = conn.close_reason();
     log::info!(
         "{} disconnected: {}",
         conn.label(),
-        conn.close_reason().unwrap_or(why)
+        reason.as_ref().map_or(why, ToString::to_string)
     );
-    lobbies.disconnect(conn.id, how);
+    // Every line it sent was answered before this (see `net::handoff`).
+    lobbies.disconnect(conn.id, Departure::of_closed(reason));
 }
 
 /// The Spectrangle side of one connection's read loop.

@@ -20,13 +20,14 @@ mod members;
 mod play;
 mod view;
 
-use super::event::{QUIT_REASON, RoomEvent};
+use super::event::{QUIT, RoomEvent};
 use super::protocol::{ClientMessage, ParseError, PlayerId, Refusal, ServerMessage};
 use super::summary::RoomSummary;
 use crate::engine::go::{Colour, Game};
 use crate::frontend::Counters;
-use crate::frontend::{Departure, KICK_REASON};
-use crate::net::{ConnId, Connection};
+use crate::frontend::Departure;
+use crate::net::{CloseReason, ConnId, Connection};
+use crate::records;
 use crate::settings::Settings;
 use crate::shutdown::Shutdown;
 use crossbeam_channel::{Receiver, select};
@@ -51,6 +52,8 @@ pub struct RoomParts {
     pub summary: Arc<Mutex<RoomSummary>>,
     /// Counters for the console's `stats`.
     pub counters: Arc<Counters>,
+    /// Where finished games' records go (`--records`), on a thread of their own.
+    pub records: Option<records::Writer>,
 }
 
 /// Starts the room loop on its own thread, named `bkgo-room`.
@@ -81,7 +84,9 @@ fn run(parts: RoomParts, events: &Receiver<RoomEvent>) {
                 "Internal server error: the room was closed, join again".into(),
             ));
             let _ = member.conn.send(&ServerMessage::RejectedFatal);
-            member.conn.close("internal error in the room");
+            member
+                .conn
+                .close(CloseReason::Because("internal error in the room".into()));
         }
         room = room.fresh();
     }
@@ -104,6 +109,8 @@ struct Room {
     shutdown: Shutdown,
     summary: Arc<Mutex<RoomSummary>>,
     counters: Arc<Counters>,
+    /// Shared with the room that replaces this one after a panic.
+    records: Option<Arc<records::Writer>>,
     members: Members<Arc<Connection>>,
     /// The shared board.
     game: Game,
@@ -122,6 +129,11 @@ struct Room {
 
 impl Room {
     fn new(parts: RoomParts) -> Room {
+        Room::with_records(parts, None)
+    }
+
+    /// An empty room whose records go to `records` (else to the parts' writer).
+    fn with_records(parts: RoomParts, records: Option<Arc<records::Writer>>) -> Room {
         Room {
             game: parts.empty.clone(),
             settings: parts.settings,
@@ -129,6 +141,7 @@ impl Room {
             shutdown: parts.shutdown,
             summary: parts.summary,
             counters: parts.counters,
+            records: records.or_else(|| parts.records.map(Arc::new)),
             members: Members::new(),
             played_here: 0,
             number: 1,
@@ -140,13 +153,15 @@ impl Room {
 
     /// An empty room with the same parts, after a panic.
     fn fresh(&self) -> Room {
-        Room::new(RoomParts {
+        let parts = RoomParts {
             settings: Arc::clone(&self.settings),
             empty: self.empty.clone(),
             shutdown: self.shutdown.clone(),
             summary: Arc::clone(&self.summary),
             counters: Arc::clone(&self.counters),
-        })
+            records: None,
+        };
+        Room::with_records(parts, self.records.clone())
     }
 
     /// The loop: one event at a time, until the shutdown.
@@ -170,12 +185,26 @@ impl Room {
 
     fn handle(&mut self, event: RoomEvent) {
         match event {
-            RoomEvent::Join { conn, name } => self.join(conn, &name),
-            RoomEvent::Line { from, message } => match message {
+            // Each ticket is dropped at the end of its arm: the sender's thread then
+            // reads its next line.
+            RoomEvent::Join {
+                conn,
+                name,
+                ticket: _answered,
+            } => self.join(conn, &name),
+            RoomEvent::Line {
+                from,
+                message,
+                ticket: _answered,
+            } => match message {
                 Ok(message) => self.message(from, message),
                 Err(error) => self.garbage(from, &error),
             },
-            RoomEvent::Board { from, game } => self.load(from, game),
+            RoomEvent::Board {
+                from,
+                game,
+                ticket: _answered,
+            } => self.load(from, game),
             RoomEvent::Left { from, how } => self.depart(from, &how),
             RoomEvent::Kick(conn) => self.kick(&conn),
             RoomEvent::KickSeated(reply) => {
@@ -284,7 +313,7 @@ impl Room {
         if let Some(name) = self.remove(conn.id) {
             log::info!("bkgo room: {name} quit");
         }
-        conn.close(QUIT_REASON);
+        conn.close(QUIT);
     }
 
     /// Garbage from a member: it is told why, then dropped.
@@ -299,7 +328,7 @@ impl Room {
                 ServerMessage::RejectedFatal,
             ],
         );
-        conn.close(&format!("it sent garbage: {error}"));
+        conn.close(CloseReason::Because(format!("it sent garbage: {error}")));
         if let Some(name) = self.remove(from) {
             log::info!("bkgo room: {name} was dropped for garbage: {error}");
         }
@@ -317,7 +346,7 @@ impl Room {
             );
             self.remove(conn.id);
         }
-        conn.close(KICK_REASON);
+        conn.close(CloseReason::Kicked);
     }
 
     /// The operator kicks both seated players (black first); their seats go to the

@@ -135,18 +135,17 @@ impl Room {
         self.ending = Some(Ending { text, code });
     }
 
-    /// Writes the game's record into `--records`, if set, with result `code`.
+    /// Hands the game's record, with result `code`, to the records writer
+    /// (`--records`, if set): the room never waits for the disk.
     pub(super) fn record(&self, code: &str) {
-        let Some(dir) = &self.settings.records else {
+        let Some(writer) = &self.records else {
             return;
         };
-        let text = self.sgf(code);
         let file_name = format!("bkgo-{}-{}.sgf", records::unix_seconds(), self.number);
-        records::save(
-            dir,
-            &file_name,
-            &text,
-            &format!("bkgo game {}", self.number),
+        writer.save(
+            file_name,
+            self.sgf(code),
+            format!("bkgo game {}", self.number),
         );
     }
 

@@ -17,20 +17,19 @@
 
 use super::event::{BotRefused, GameEvent, Player};
 use super::protocol::{ClientCommand, GameId, GameState, ParseError, ServerMessage};
-use super::route::Route;
 use super::summary::GameSummary;
 use super::thinker::{Answer, Thinker, Turn};
 use crate::engine::go::{self, Colour};
 use crate::engine::rng::Rng;
-use crate::frontend::{Departure, KICK_REASON, Shared, deadline_in};
-use crate::net::{ConnId, Connection};
+use crate::frontend::{Departure, Shared, deadline_in};
+use crate::net::{CloseReason, ConnId, Connection, Ticket};
 use crate::workers::Finished;
-use crossbeam_channel::{Receiver, at, never, select};
+use crossbeam_channel::{Receiver, RecvTimeoutError, at, never, select};
 use parking_lot::Mutex;
 use std::io;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::Arc;
-use std::time::{Instant, SystemTime};
+use std::time::{Duration, Instant, SystemTime};
 
 mod bot;
 mod ending;
@@ -68,13 +67,24 @@ pub trait Seating: Send + Sync {
     fn seat_bot(&self, game: GameId) -> Result<String, BotRefused>;
 
     /// Removes an ended game: no new player or event is sent to it, and its players
-    /// are free. Returns the connections that sat in it with their routes, which
-    /// still lead here until released (see `route`).
-    fn close_game(&self, game: GameId) -> Vec<(Arc<Connection>, Arc<Route>)>;
+    /// are free. Returns the connections that sat in it.
+    fn close_game(&self, game: GameId) -> Vec<Arc<Connection>>;
 
-    /// Handles a line that reached the game after it ended, where its client is now.
-    fn redispatch(&self, from: &Arc<Connection>, command: Result<ClientCommand, ParseError>);
+    /// Handles a line that reached the game after it ended, where its client is now;
+    /// the ticket goes with it.
+    fn redispatch(
+        &self,
+        from: &Arc<Connection>,
+        command: Result<ClientCommand, ParseError>,
+        ticket: Ticket,
+    );
 }
+
+/// The longest an ended game waits for a connection thread still handing it a line
+/// (one that read the client's route just before the game ended). A hand-over takes
+/// microseconds; past this, something holds the inbox that should not, and the
+/// leftovers are no longer answered (logged).
+const LEFTOVER_WAIT: Duration = Duration::from_secs(10);
 
 /// Starts the loop of game `id` on a thread of its own (from `shared.threads`).
 ///
@@ -92,9 +102,9 @@ pub fn spawn(
     threads.run(move || run(id, &seating, shared, &events, summary))
 }
 
-/// Runs game `id` until it is over, then answers what is left in its inbox, and the
-/// players' lines that follow until their routes are released (see `route`). A panic
-/// inside ends this game only: its players are told and freed.
+/// Runs game `id` until it is over, then answers what is left in its inbox where each
+/// event belongs now. A panic inside ends this game only: its players are told and
+/// freed.
 fn run(
     id: GameId,
     seating: &Arc<dyn Seating>,
@@ -108,7 +118,7 @@ fn run(
     let players = seating.close_game(id);
     if outcome.is_err() {
         log::error!("game {id}: internal error, game stopped");
-        for (conn, _) in &players {
+        for conn in &players {
             let _ = conn.send(&ServerMessage::GameFinished {
                 game_id: id,
                 winner: None,
@@ -118,33 +128,40 @@ fn run(
             });
         }
     }
-    // Events already queued still get an answer, and the players' lines sent meanwhile
-    // follow them here (in order), until every route is released with nothing queued.
+    // No route leads here any more. Events already queued, and lines a connection
+    // thread is still handing over (it read the route just before it changed), are
+    // answered where they belong now; the loop ends when the last sender is gone.
+    drop(players);
     loop {
-        answer_leftovers(seating, events);
-        if players
-            .iter()
-            .all(|(_, route)| route.release(id, || events.is_empty()))
-        {
-            return;
+        match events.recv_timeout(LEFTOVER_WAIT) {
+            Ok(event) => answer_leftover(seating, event),
+            Err(RecvTimeoutError::Disconnected) => return,
+            Err(RecvTimeoutError::Timeout) => {
+                log::warn!(
+                    "game {id}: its inbox is still held {} s after its end: leftovers are no longer answered",
+                    LEFTOVER_WAIT.as_secs()
+                );
+                return;
+            }
         }
     }
 }
 
-/// Answers the events left in an ended game's inbox: each where it belongs now.
-fn answer_leftovers(seating: &Arc<dyn Seating>, events: &Receiver<GameEvent>) {
-    while let Ok(event) = events.try_recv() {
-        match event {
-            GameEvent::Join(player) => seating.reseat(player),
-            // Its name was freed when the game was closed.
-            GameEvent::SeatBot(_) => {}
-            // Sent while the game was ending: handled where the client now is.
-            GameEvent::Line { from, command } => seating.redispatch(&from, command),
-            GameEvent::Kick(conn) => conn.close(KICK_REASON),
-            GameEvent::Left { .. } | GameEvent::Inspect(_) => {}
-            #[cfg(test)]
-            GameEvent::Panic => {}
-        }
+/// Answers an event that reached a game after it ended, where it belongs now.
+fn answer_leftover(seating: &Arc<dyn Seating>, event: GameEvent) {
+    match event {
+        GameEvent::Join(player) => seating.reseat(player),
+        // Its name was freed when the game was closed.
+        GameEvent::SeatBot(_) => {}
+        GameEvent::Line {
+            from,
+            command,
+            ticket,
+        } => seating.redispatch(&from, command, ticket),
+        GameEvent::Kick(conn) => conn.close(CloseReason::Kicked),
+        GameEvent::Left { .. } | GameEvent::Inspect(_) => {}
+        #[cfg(test)]
+        GameEvent::Panic => {}
     }
 }
 
@@ -304,7 +321,13 @@ impl Table {
         match event {
             GameEvent::Join(player) => self.join(player),
             GameEvent::SeatBot(name) => self.seat_bot(name),
-            GameEvent::Line { from, command } => match self.seat_of(from.id) {
+            // The ticket is dropped once the line is answered: its client's next line
+            // is read then.
+            GameEvent::Line {
+                from,
+                command,
+                ticket: _answered,
+            } => match self.seat_of(from.id) {
                 Some(seat) => self.command(seat, command),
                 None => {
                     let _ = from.send(&ServerMessage::UnknownCommand {
@@ -321,7 +344,7 @@ impl Table {
                 if let Some(seat) = self.seat_of(conn.id) {
                     self.leave(seat, &Departure::Kicked);
                 }
-                conn.close(KICK_REASON);
+                conn.close(CloseReason::Kicked);
             }
             GameEvent::Inspect(reply) => {
                 let _ = reply.send(self.view());

@@ -3,7 +3,7 @@
 use super::{Phase, Table, state_of};
 use crate::engine::go::{IllegalMove, Move, Point};
 use crate::frontend::Departure;
-use crate::frontend::go::event::EXIT_REASON;
+use crate::frontend::go::lobby::EXIT;
 use crate::frontend::go::protocol::{GameId, ServerMessage};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
@@ -140,7 +140,7 @@ impl Table {
         };
         conn.accepted();
         self.leave(seat, &Departure::Exited);
-        conn.close(EXIT_REASON);
+        conn.close(EXIT);
     }
 
     pub(super) fn answer_rematch(&mut self, seat: usize, yes: bool) {

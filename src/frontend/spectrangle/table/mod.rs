@@ -20,7 +20,7 @@ use super::summary::{GameId, Summary};
 use crate::engine::rng::Rng;
 use crate::engine::spectrangle::Game;
 use crate::frontend::{Departure, Shared, deadline_in};
-use crate::net::{ConnId, Connection};
+use crate::net::{ConnId, Connection, Ticket};
 use crate::workers::Finished;
 use crossbeam_channel::{Receiver, at, never, select};
 use parking_lot::Mutex;
@@ -38,8 +38,8 @@ pub trait Seating: Send + Sync {
     fn close_game(&self, game: GameId) -> Vec<Arc<Connection>>;
 
     /// Handles a move that reached the table after its game ended, where its client
-    /// is now.
-    fn redispatch(&self, from: &Arc<Connection>, command: Command);
+    /// is now; the ticket goes with it.
+    fn redispatch(&self, from: &Arc<Connection>, command: Command, ticket: Ticket);
 }
 
 /// Starts the loop of table `id` on a thread of its own (from `shared.threads`).
@@ -81,16 +81,17 @@ fn run(
             let _ = conn.send(&message);
         }
     }
-    // The registry no longer routes to this table; moves already queued get an answer.
+    // The registry no longer routes to this table (it puts events in under its lock,
+    // only for tables it lists); moves already queued get an answer.
     while let Ok(event) = events.try_recv() {
-        // Every other event (and, once answered, each move's `handled`) is dropped here.
+        // Every other event (and its ticket: the line is answered) is dropped here.
         if let TableEvent::Move {
             from,
             command,
-            handled: _handled,
+            ticket,
         } = event
         {
-            seating.redispatch(&from, command);
+            seating.redispatch(&from, command, ticket);
         }
     }
 }
@@ -174,11 +175,11 @@ impl Table {
 
     fn handle(&mut self, event: TableEvent) {
         match event {
-            // Each `handled` is dropped at the end of its arm: the sender's thread
-            // then reads its next line.
+            // Each ticket is dropped at the end of its arm: the sender's thread then
+            // reads its next line.
             TableEvent::Joined {
                 member,
-                handled: _handled,
+                ticket: _answered,
             } => {
                 log::info!("spectrangle {}: {} joined", self.id, member.name);
                 self.members.push(member);
@@ -192,17 +193,17 @@ impl Table {
             TableEvent::Move {
                 from,
                 command,
-                handled: _handled,
+                ticket: _answered,
             } => self.play(&from, command),
             TableEvent::Chat {
                 from,
                 text,
-                handled: _handled,
+                ticket: _answered,
             } => self.chat(from, text),
             TableEvent::Inspect(reply) => {
                 let _ = reply.send(self.view());
             }
-            TableEvent::Reached(_handled) => {}
+            TableEvent::Reached(_answered) => {}
         }
     }
 

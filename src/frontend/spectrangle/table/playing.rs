@@ -4,7 +4,7 @@
 use super::{Phase, Table, deadline_in};
 use crate::engine::spectrangle::{Game, MoveError};
 use crate::frontend::spectrangle::protocol::{Command, ErrorCode, ServerMessage};
-use crate::net::Connection;
+use crate::net::{CloseReason, Connection};
 use std::sync::atomic::Ordering;
 
 /// Turns in a row a player may let the clock run out before it is disconnected.
@@ -121,9 +121,11 @@ impl Table {
         self.timeouts[player] += 1;
         if self.timeouts[player] >= TIMEOUTS_BEFORE_DISCONNECT {
             // Its reader reports the disconnect, which ends the game like any other.
-            self.members[player].conn.close(&format!(
-                "it did not move in time {TIMEOUTS_BEFORE_DISCONNECT} turns in a row"
-            ));
+            self.members[player]
+                .conn
+                .close(CloseReason::Because(format!(
+                    "it did not move in time {TIMEOUTS_BEFORE_DISCONNECT} turns in a row"
+                )));
         }
         self.after_turn();
     }

@@ -1,0 +1,291 @@
+//! The one path a client's lines take to the thread that answers them, in every front
+//! end: bounded, in order, and with TCP itself as the brake.
+//!
+//! A connection thread reads one line of its client, hands the event it makes to the
+//! thread that owns the game (a game loop, the Bkgo room) through that thread's
+//! [`Inbox`], and waits until the event has been handled before it reads the next
+//! line. The event carries a [`Ticket`]; the game drops it once it has answered the
+//! line ([`Awaited::wait`] returns then). Three things follow, and this is the lesson
+//! of blocking design the server is read to teach:
+//!
+//! - **In order.** A client's answers come in the order of its lines, wherever each
+//!   line is answered (the registry, its game, the next game after a rematch was
+//!   declined): the next line is not even read before the last one is answered. Its
+//!   departure is handed over the same way, after its last line.
+//! - **Bounded.** Each client has at most one line in flight. An inbox holds at most
+//!   one event per client that talks to it (plus a few of the server's own), so its
+//!   bound is a small named number, never reached in practice; and the rest of a
+//!   flooding client's lines stay where they were sent from: in the kernel's socket
+//!   buffers, then in the client itself, whose writes block once TCP's window is
+//!   full. Nothing queues without a bound, and no valid line is dropped.
+//! - **Fair.** An inbox is first come, first served, and a flooder has one line in it
+//!   at a time: a neighbour's move waits behind at most one line of each other client.
+//!
+//! Whoever must never block (a registry under its lock, a game loop, the console)
+//! puts events in with [`Inbox::post`], which fails rather than wait; connection
+//! threads, which may wait, use [`Inbox::hand_over`].
+
+use super::{CloseReason, Connection};
+use crossbeam_channel::{
+    Receiver, RecvTimeoutError, SendTimeoutError, Sender, TrySendError, bounded,
+};
+use std::fmt;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+/// The longest a connection thread waits for its line to be answered. A game answers
+/// an event in microseconds (its sends never block); the slowest is the end of a game
+/// whose record or result is written to disk first. Past this, the game is stuck (a
+/// bug): the wait gives up, says so in the log, and closes the connection.
+pub const ANSWER_WAIT: Duration = Duration::from_secs(30);
+
+/// Travels inside the event a client's line became; dropping it says the line has
+/// been answered, and the client's connection thread reads the next one.
+///
+/// An event that is thrown away unanswered (its game has ended and the event could
+/// not be passed on) drops it too: the client is not left waiting either way.
+#[derive(Debug)]
+pub struct Ticket {
+    _dropped_when_answered: Sender<()>,
+}
+
+/// The connection thread's side of a [`Ticket`].
+#[derive(Debug)]
+#[must_use = "a line handed over is waited for before the next is read"]
+pub struct Awaited(Receiver<()>);
+
+/// A ticket for one line, and what its connection thread waits on.
+pub fn ticket() -> (Ticket, Awaited) {
+    // Nothing is ever sent: the channel disconnects when the ticket is dropped.
+    let (sender, receiver) = bounded(0);
+    (
+        Ticket {
+            _dropped_when_answered: sender,
+        },
+        Awaited(receiver),
+    )
+}
+
+impl Awaited {
+    /// Waits until the line's ticket has been dropped (the line answered), at most
+    /// [`ANSWER_WAIT`].
+    ///
+    /// # Errors
+    ///
+    /// [`NotAnswered`] when the wait gave up: it has been logged, and `conn` closed
+    /// (its next lines could not be answered in order any more).
+    pub fn wait(self, conn: &Connection) -> Result<(), NotAnswered> {
+        match self.0.recv_timeout(ANSWER_WAIT) {
+            Ok(()) | Err(RecvTimeoutError::Disconnected) => Ok(()),
+            Err(RecvTimeoutError::Timeout) => {
+                log::warn!(
+                    "{}: its line was not answered within {} s (its game is stuck): closing the connection",
+                    conn.label(),
+                    ANSWER_WAIT.as_secs()
+                );
+                conn.close(CloseReason::NotAnswered(ANSWER_WAIT));
+                Err(NotAnswered)
+            }
+        }
+    }
+}
+
+/// A line was not answered within [`ANSWER_WAIT`]; the connection has been closed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NotAnswered;
+
+/// The deepest an inbox of one kind has been: exposed to `stats` and the tests, so
+/// that "never past its bound" is something one can look at.
+#[derive(Debug)]
+pub struct Depth {
+    /// The bound of every inbox of this kind.
+    bound: usize,
+    /// The most events one of them has held at once.
+    deepest: AtomicUsize,
+}
+
+impl Depth {
+    /// A fresh record for inboxes bounded at `bound`.
+    pub fn new(bound: usize) -> Arc<Depth> {
+        Arc::new(Depth {
+            bound,
+            deepest: AtomicUsize::new(0),
+        })
+    }
+
+    /// The bound of these inboxes.
+    pub fn bound(&self) -> usize {
+        self.bound
+    }
+
+    /// The most events one of them has held at once since the server started.
+    pub fn deepest(&self) -> usize {
+        self.deepest.load(Ordering::Relaxed)
+    }
+
+    fn saw(&self, len: usize) {
+        self.deepest.fetch_max(len, Ordering::Relaxed);
+    }
+}
+
+/// The sending side of a game's (or the room's) inbox: a bounded channel, with the
+/// depth it reaches recorded. Cloning it is cheap.
+pub struct Inbox<E> {
+    sender: Sender<E>,
+    depth: Arc<Depth>,
+}
+
+impl<E> Clone for Inbox<E> {
+    fn clone(&self) -> Self {
+        Inbox {
+            sender: self.sender.clone(),
+            depth: Arc::clone(&self.depth),
+        }
+    }
+}
+
+impl<E> fmt::Debug for Inbox<E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Inbox({} of {})", self.sender.len(), self.depth.bound)
+    }
+}
+
+/// An inbox bounded as `depth` says, and the receiving side its loop `select!`s on.
+pub fn inbox<E>(depth: &Arc<Depth>) -> (Inbox<E>, Receiver<E>) {
+    let (sender, receiver) = bounded(depth.bound);
+    let inbox = Inbox {
+        sender,
+        depth: Arc::clone(depth),
+    };
+    (inbox, receiver)
+}
+
+/// Why [`Inbox::post`] could not put an event in; the event comes back.
+pub enum Refused<E> {
+    /// The loop has ended.
+    Gone(E),
+    /// The inbox is full: a bound that should never be reached was (logged).
+    Full(E),
+}
+
+impl<E> Refused<E> {
+    /// The event that was not put in.
+    pub fn into_inner(self) -> E {
+        match self {
+            Refused::Gone(event) | Refused::Full(event) => event,
+        }
+    }
+}
+
+impl<E> Inbox<E> {
+    /// Puts `event` in, waiting while the inbox is full: for connection threads only,
+    /// whose wait is the brake on a client that sends faster than its game answers.
+    ///
+    /// # Errors
+    ///
+    /// The event, when the loop has ended.
+    pub fn hand_over(&self, event: E) -> Result<(), E> {
+        self.sender.send(event).map_err(|e| e.0)?;
+        self.depth.saw(self.sender.len());
+        Ok(())
+    }
+
+    /// Puts `event` in without waiting: for a thread that must never block (a
+    /// registry under its lock, a game loop). A full inbox breaks a bound the server
+    /// counts on; it is logged as the bug it is.
+    ///
+    /// # Errors
+    ///
+    /// [`Refused`], with the event.
+    pub fn post(&self, event: E) -> Result<(), Refused<E>> {
+        match self.sender.try_send(event) {
+            Ok(()) => {
+                self.depth.saw(self.sender.len());
+                Ok(())
+            }
+            Err(TrySendError::Disconnected(event)) => Err(Refused::Gone(event)),
+            Err(TrySendError::Full(event)) => {
+                log::error!(
+                    "an inbox of {} events is full: an event was refused",
+                    self.depth.bound
+                );
+                Err(Refused::Full(event))
+            }
+        }
+    }
+
+    /// Puts `event` in, waiting at most `wait` while the inbox is full: for the
+    /// console, which may wait a little but never hang.
+    ///
+    /// # Errors
+    ///
+    /// [`Refused`], with the event: `Full` after `wait`.
+    pub fn post_within(&self, event: E, wait: Duration) -> Result<(), Refused<E>> {
+        match self.sender.send_timeout(event, wait) {
+            Ok(()) => {
+                self.depth.saw(self.sender.len());
+                Ok(())
+            }
+            Err(SendTimeoutError::Disconnected(event)) => Err(Refused::Gone(event)),
+            Err(SendTimeoutError::Timeout(event)) => Err(Refused::Full(event)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::thread;
+    use std::time::Instant;
+
+    #[test]
+    fn a_ticket_is_answered_when_its_event_is_handled_or_thrown_away() {
+        let depth = Depth::new(4);
+        let (inbox, events) = inbox::<(u32, Ticket)>(&depth);
+        let (ticket, awaited) = ticket();
+        assert!(inbox.hand_over((1, ticket)).is_ok(), "room in the inbox");
+        let game = thread::spawn(move || {
+            let (n, _ticket) = events.recv().expect("an event");
+            n
+        });
+        assert_eq!(game.join().ok(), Some(1));
+        let started = Instant::now();
+        // Answered: the game dropped the ticket with the event.
+        assert!(awaited.0.recv().is_err());
+        assert!(started.elapsed() < Duration::from_secs(20));
+        assert_eq!(depth.deepest(), 1);
+    }
+
+    #[test]
+    fn post_never_waits_and_says_why_it_refused() {
+        let depth = Depth::new(2);
+        let (inbox, events) = inbox::<u32>(&depth);
+        assert!(inbox.post(1).is_ok());
+        assert!(inbox.post(2).is_ok());
+        assert!(matches!(inbox.post(3), Err(Refused::Full(3))));
+        assert!(matches!(
+            inbox.post_within(4, Duration::from_millis(10)),
+            Err(Refused::Full(4))
+        ));
+        assert_eq!(depth.deepest(), 2);
+        drop(events);
+        assert!(matches!(inbox.post(5), Err(Refused::Gone(5))));
+        assert_eq!(inbox.hand_over(6), Err(6));
+    }
+
+    #[test]
+    fn hand_over_waits_for_room_the_brake_on_a_fast_sender() {
+        let depth = Depth::new(1);
+        let (inbox, events) = inbox::<u32>(&depth);
+        inbox.hand_over(1).expect("room");
+        let sender = thread::spawn(move || inbox.hand_over(2));
+        thread::sleep(Duration::from_millis(50));
+        // The second event waits in its sender, not in the inbox.
+        assert_eq!(events.len(), 1);
+        assert_eq!(events.recv().ok(), Some(1));
+        assert_eq!(events.recv().ok(), Some(2));
+        assert_eq!(sender.join().ok(), Some(Ok(())));
+        assert_eq!(depth.deepest(), 1);
+    }
+}
