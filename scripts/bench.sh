@@ -33,6 +33,7 @@ HOLD_CLIENTS=${HOLD_CLIENTS:-10000}
 HOLD_SECS=${HOLD_SECS:-5}
 ECHO_ROUNDS=${ECHO_ROUNDS:-2000}
 ROUNDS=${ROUNDS:-9}
+FLOOD_SECS=${FLOOD_SECS:-30}
 OUT=bench-results.md
 
 cargo build --release --workspace --bins >&2
@@ -130,6 +131,25 @@ run hold   "$LOADGEN" hold --addr "$ADDR" --clients "$HOLD_CLIENTS" --server-pid
 SERVER_WARNINGS=$(grep -c 'WARN\|ERROR' "$LOG" || true)
 FIRST_WARNING=$(grep -m1 'WARN\|ERROR' "$LOG" | sed 's/^[^ ]* //' || true)
 
+# 5. Floods (issue 18): in each front end, on a fresh server, clients send valid lines
+# as fast as TCP lets them for FLOOD_SECS while a neighbour plays; the neighbour's
+# latency and the server's resident memory.
+stop_server() {
+    kill "$SERVER_PID" 2>/dev/null || true
+    for _ in $(seq 50); do kill -0 "$SERVER_PID" 2>/dev/null || break; sleep 0.1; done
+}
+for front in go spectrangle bkgo; do
+    stop_server
+    start_server
+    case $front in
+        go) port=$PORT ;;
+        spectrangle) port=$((PORT + 1)) ;;
+        bkgo) port=$((PORT + 2)) ;;
+    esac
+    run "flood_$front" "$LOADGEN" flood --front "$front" --addr "127.0.0.1:$port" \
+        --seconds "$FLOOD_SECS" --server-pid "$SERVER_PID"
+done
+
 verdict() { if [[ "$1" == 1 ]]; then echo met; else echo "**missed**"; fi; }
 # spread <values...>: "min–max" of the rounds.
 spread() { printf '%s\n' "$@" | sort -g | awk 'NR == 1 { lo = $1 } { hi = $1 } END { print lo "–" hi }'; }
@@ -194,6 +214,26 @@ pairing_row() { # label result: games per second only
     echo "| 64 games moves/s ≥ 0.5x echo round trips/s; p99 ≤ 5x echo p99 (issue 6) | median ${tp_e}x (rounds: ${TP_E[*]}); p99 median ${p99_e}x (rounds: ${P99_E[*]}) | $(verdict "$tp_e_ok") |"
     echo
     echo "Errors in the game runs: $GAME_ERRORS; in the pairing runs: $PAIR_ERRORS (EXITs the server did not answer by closing within 1 s: $EXIT_UNANSWERED)."
+    echo
+    echo "## Floods (issue 18)"
+    echo
+    echo "Each front end on a fresh server for ${FLOOD_SECS} s: flooders send valid lines as fast as TCP takes them while a neighbour plays one move every 50 ms."
+    echo "GO!: 8 games whose players answer each other at once, and 2 clients sending 3,000 refused lines each (paced); latency: the neighbour's MOVE -> its ACKNOWLEDGE_MOVE."
+    echo "Spectrangle: a table of 3, two of them flooding CHAT; latency: the neighbour's move -> its UPDATE. Bkgo: 6 members, 3 watchers flooding Message:; latency: a Place: -> the last of the 6 members has it."
+    echo "Resident memory (RSS) of the server at the start, the highest sampled (every 200 ms), and at the end."
+    echo
+    echo "| front end | lines flooded | per second | neighbour moves | p50 µs | p99 µs | max µs | RSS start → max → end (MB) | errors | p99 ≤ 200 ms, RSS growth < 32 MB |"
+    echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | --- |"
+    for front in go spectrangle bkgo; do
+        var="R_flood_$front"
+        r=${!var}
+        mb() { awk -v k="$(field "$r" "$1")" 'BEGIN { if (k ~ /^[0-9]+$/) printf "%.1f", k / 1024; else print "na" }'; }
+        ok=$(awk -v p="$(field "$r" p99)" -v s="$(field "$r" rss_start_kb)" -v m="$(field "$r" rss_max_kb)" -v e="$(field "$r" errors)" -v n="$(field "$r" n)" \
+            'BEGIN { print (p != "" && n > 0 && p <= 200000 && m - s < 32768 && e == 0) ? 1 : 0 }')
+        printf '| %s | %s | %s | %s | %s | %s | %s | %s → %s → %s | %s | %s |\n' "$front" "$(field "$r" flood_lines)" \
+            "$(field "$r" flood_per_s)" "$(field "$r" n)" "$(field "$r" p50)" "$(field "$r" p99)" "$(field "$r" max)" \
+            "$(mb rss_start_kb)" "$(mb rss_max_kb)" "$(mb rss_end_kb)" "$(field "$r" errors)" "$(verdict "$ok")"
+    done
     echo "Server warnings/errors logged: $SERVER_WARNINGS${FIRST_WARNING:+ (first: \`$FIRST_WARNING\`)}"
 } >"$OUT"
 

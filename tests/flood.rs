@@ -551,3 +551,96 @@ fn go_games_at_full_speed_and_an_error_flood_do_not_delay_a_neighbour() {
     }
     assert_within_bounds(server.go());
 }
+
+// ----- Flooders that misbehave further -----
+
+#[test]
+fn bkgo_a_flooder_that_never_reads_is_dropped_and_the_room_goes_on() {
+    let _alone = ONE_AT_A_TIME.lock();
+    let server = TestServer::serving(Settings::default(), &[Protocol::Bkgo]);
+    let addr = server.addr_of(Protocol::Bkgo);
+    let names = ["Ann", "Bob", "Cat"];
+    let mut clients = Vec::new();
+    let mut readers = Vec::new();
+    for name in names {
+        let client = bkgo_member(addr, name);
+        readers.push(Reader::start(&client.stream, bkgo_flood_line));
+        clients.push(client);
+    }
+    // Zed floods chat and never reads a line: the room's broadcasts pile up for it.
+    let zed = bkgo_member(addr, "Zed");
+    common::small_receive_buffer(&zed.stream);
+    let flood = Flooder::start(&flooding_stream(&zed), |n| format!("Message: flood {n}"));
+    // The players go on playing meanwhile: each Place reaches Ann, Bob and Cat.
+    let mut latencies = Vec::new();
+    let mut moves = 0;
+    let mut gone = false;
+    while !gone {
+        // 190 moves fill the rows used; Zed is dropped long before (5 s).
+        assert!(moves < 190, "Zed is still in the room");
+        let (mover, step) = (moves % 2, moves / 2);
+        let place = format!("Place: {}, {}", step % 19, 2 * (step / 19) + 10 * mover);
+        let sent = Instant::now();
+        clients[mover].send(&place);
+        for reader in &readers {
+            loop {
+                let (at, line) = reader.next();
+                gone |= line == "GoodbyePlayer: Zed";
+                if line == place {
+                    latencies.push(at.duration_since(sent));
+                    break;
+                }
+            }
+        }
+        moves += 1;
+        thread::sleep(Duration::from_millis(40));
+    }
+    let sent = flood.stop();
+    assert_prompt("a player's Place while Zed stalls", &latencies);
+    // What the others got of Zed's chat came in order.
+    for (reader, name) in readers.iter().zip(names) {
+        let seen = reader.flood.lock().get("Zed").copied().unwrap_or_default();
+        assert_eq!(seen.out_of_order, 0, "{name} saw Zed's lines out of order");
+        assert!(seen.count <= sent, "{name} saw more than Zed sent");
+    }
+    assert_within_bounds(server.front_end(Protocol::Bkgo));
+}
+
+#[test]
+fn spectrangle_a_flooder_that_disconnects_mid_flood_leaves_its_lobby_cleanly() {
+    let _alone = ONE_AT_A_TIME.lock();
+    let server = TestServer::serving(Settings::default(), &[Protocol::Spectrangle]);
+    let addr = server.addr_of(Protocol::Spectrangle);
+    let ann = spectrangle_player(addr, "Ann");
+    let ann_reader = Reader::start(&ann.stream, spectrangle_flood_line);
+    let bob = spectrangle_player(addr, "Bob");
+    assert_eq!(ann_reader.next().1, "LOBBY Ann Bob");
+    let stream = flooding_stream(&bob);
+    let flood = Flooder::start(&stream, |n| {
+        use base64::Engine;
+        let text = base64::engine::general_purpose::STANDARD.encode(format!("flood {n}"));
+        format!("CHAT {text}")
+    });
+    thread::sleep(FLOOD_FOR / 2);
+    // Bob goes, mid-flood: lines still unread by the server go with him.
+    let _ = stream.lock().shutdown(std::net::Shutdown::Both);
+    let sent = flood.stop();
+    drop(bob);
+    assert_eq!(
+        ann_reader.until(|line| line.starts_with("LOBBY")).1,
+        "LOBBY Ann"
+    );
+    let seen = ann_reader
+        .flood
+        .lock()
+        .get("Bob")
+        .copied()
+        .unwrap_or_default();
+    assert_eq!(seen.out_of_order, 0);
+    assert!(seen.count > 0 && seen.count <= sent, "{seen:?} of {sent}");
+    // Ann and the server are fine: she can chat and is answered.
+    let mut ann = ann;
+    ann.send("LOBBIES");
+    assert!(ann_reader.next().1.starts_with("ERROR 9 "));
+    assert_within_bounds(server.front_end(Protocol::Spectrangle));
+}

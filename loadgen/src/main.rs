@@ -14,12 +14,16 @@
 //!   the leader's connect -> both players hold ACKNOWLEDGE_CONFIG.
 //! - `hold`: N clients in N/2 configured games, each game plays one move, then the
 //!   server's memory is read from /proc and the clients are held and closed.
+//! - `flood`: clients flooding valid lines in one front end while a neighbour plays:
+//!   the neighbour's latency and the server's memory over the flood (threads, not mio:
+//!   a flooder's blocked write is the brake being measured).
 //!
 //! All clients live in ONE thread with non-blocking sockets (mio), so 10,000 clients
 //! cost 10,000 file descriptors and no threads. Every mode ends with one line
 //! `RESULT key=value ...` that scripts/bench.sh parses.
 
 mod echo;
+mod flood;
 mod floor;
 mod games;
 mod hold;
@@ -27,6 +31,7 @@ mod io;
 mod pairing;
 mod players;
 mod relay;
+mod spectrangle_referee;
 
 use clap::{Parser, Subcommand};
 use std::net::{SocketAddr, TcpListener};
@@ -91,6 +96,22 @@ enum Mode {
         #[arg(long, default_value = "m")]
         prefix: String,
     },
+    /// Clients flooding valid lines in one front end while a neighbour plays: the
+    /// neighbour's latency and the server's memory (issue 18).
+    Flood {
+        /// Which front end.
+        #[arg(long, value_enum)]
+        front: flood::Front,
+        /// That front end's address.
+        #[arg(long)]
+        addr: SocketAddr,
+        /// How long to flood.
+        #[arg(long, default_value_t = 30)]
+        seconds: u64,
+        /// Server process id, for its memory from /proc/<pid>/status.
+        #[arg(long)]
+        server_pid: Option<u32>,
+    },
     /// Print a free loopback TCP port (for scripts).
     FreePort,
     /// N clients connected at once in N/2 live games.
@@ -143,6 +164,12 @@ fn main() {
             timeout,
             prefix,
         } => pairing::pairing(addr, games, concurrent, size, timeout, &prefix),
+        Mode::Flood {
+            front,
+            addr,
+            seconds,
+            server_pid,
+        } => flood::flood(front, addr, seconds, server_pid),
         Mode::FreePort => {
             let l = TcpListener::bind("127.0.0.1:0").expect("bind");
             println!("{}", l.local_addr().expect("address").port());

@@ -12,12 +12,16 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-/// The kernel receive buffer asked for each socket (the kernel doubles it): a client's
-/// lines not read yet. Ample for any client that waits for its answers (a line is a
-/// few dozen bytes, a Bkgo SGF upload at most 64 KiB, which flows through it); small
-/// enough that a client sending faster than its game answers meets TCP's brake after a
-/// few thousand lines, not a few megabytes.
-pub const RECEIVE_BUFFER_BYTES: usize = 32 * 1024;
+/// Output waiting in a client's outbox beyond which it is behind (see
+/// [`Connection::is_behind`]): a few hundred lines, on top of what its kernel buffers
+/// hold. A loop that broadcasts holds back the sender of the next line while a reader
+/// is this far behind (see `net::handoff::Brake`).
+pub const BEHIND_BYTES: usize = 16 * 1024;
+
+/// How long a client behind on its output may take nothing before others stop waiting
+/// for it: a reader that is slow is waited for, one that has stopped is not (it is
+/// dropped by the outbox's stall rule, [`super::OUTPUT_STALL_TIMEOUT`]).
+pub const STALLED_AFTER: Duration = Duration::from_secs(1);
 
 /// The log target of traced protocol lines (the console's `trace` command).
 pub const TRACE_TARGET: &str = "trace";
@@ -111,7 +115,6 @@ impl Connection {
         // Lines are small and latency matters: without this, Nagle's algorithm holds a
         // reply back until the client's delayed ACK (about 40 ms) arrives.
         stream.set_nodelay(true)?;
-        super::outbox::bound_buffer(&stream, libc::SO_RCVBUF, RECEIVE_BUFFER_BYTES)?;
         let stream = Arc::new(stream);
         let outbox = Outbox::new(Arc::clone(&stream), limits, flusher)?;
         Ok(Arc::new(Connection {
@@ -197,6 +200,25 @@ impl Connection {
     /// Whether the server has closed this connection.
     pub fn is_closed(&self) -> bool {
         self.outbox.is_closed()
+    }
+
+    /// Whether the client is behind on its output but still reading: more than
+    /// [`BEHIND_BYTES`] wait in its outbox (its kernel buffers are full), and it took
+    /// some of them within [`STALLED_AFTER`]. One that took nothing for longer has
+    /// stalled: nobody waits for it, and the outbox's stall rule drops it. Cheap: no
+    /// lock.
+    pub fn is_behind(&self) -> bool {
+        self.outbox.queued_bytes() > BEHIND_BYTES && self.outbox.since_progress() < STALLED_AFTER
+    }
+
+    /// Sends what of its queued output the kernel takes now, without waiting (the
+    /// flusher does it every 50 ms; a loop waiting for this client to catch up does it
+    /// sooner). Whether it is still behind.
+    pub fn catch_up(&self) -> bool {
+        if self.is_behind() {
+            self.outbox.flush(std::time::Instant::now());
+        }
+        self.is_behind()
     }
 
     /// Sets how logs name this client (after its handshake).

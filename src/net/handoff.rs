@@ -24,6 +24,13 @@
 //! Whoever must never block (a registry under its lock, a game loop, the console)
 //! puts events in with [`Inbox::post`], which fails rather than wait; connection
 //! threads, which may wait, use [`Inbox::hand_over`].
+//!
+//! The same brake works on the way out. A loop that broadcasts (the Bkgo room, a
+//! Spectrangle table) sends every member each line without waiting; should a member
+//! read slower than the others send, its outbox grows. So while any member is behind,
+//! the loop holds the tickets of the lines it answers ([`Brake`]): their senders wait,
+//! the loop does not, and a broadcast goes at the pace of its slowest reader. A reader
+//! that stops altogether is dropped by the outbox's stall rule, which ends the wait.
 
 use super::{CloseReason, Connection};
 use crossbeam_channel::{
@@ -94,6 +101,56 @@ impl Awaited {
 /// A line was not answered within [`ANSWER_WAIT`]; the connection has been closed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct NotAnswered;
+
+/// How often a loop holding tickets looks again whether its readers caught up.
+pub const BRAKE_RECHECK: Duration = Duration::from_millis(5);
+
+/// The tickets a broadcasting loop holds back while one of its readers is behind (see
+/// the module's doc): the senders of those lines wait; the loop goes on.
+#[derive(Debug, Default)]
+pub struct Brake {
+    held: Vec<Ticket>,
+}
+
+impl Brake {
+    /// Holds `ticket` if any of `readers` is behind on its output, else lets it go
+    /// (the line is answered).
+    pub fn answered<'a>(
+        &mut self,
+        ticket: Ticket,
+        mut readers: impl Iterator<Item = &'a Connection>,
+    ) {
+        if readers.any(Connection::is_behind) {
+            self.held.push(ticket);
+        }
+    }
+
+    /// Lets every held ticket go once none of `readers` is behind; the loop calls it
+    /// on [`Brake::timer`]. Readers behind are given what their kernels take now.
+    pub fn recheck<'a>(&mut self, readers: impl Iterator<Item = &'a Connection>) {
+        let mut behind = false;
+        for reader in readers {
+            behind |= reader.catch_up();
+        }
+        if !behind {
+            self.held.clear();
+        }
+    }
+
+    /// Fires [`BRAKE_RECHECK`] from now while tickets are held; never otherwise.
+    pub fn timer(&self) -> Receiver<std::time::Instant> {
+        if self.held.is_empty() {
+            crossbeam_channel::never()
+        } else {
+            crossbeam_channel::after(BRAKE_RECHECK)
+        }
+    }
+
+    /// How many tickets are held.
+    pub fn holding(&self) -> usize {
+        self.held.len()
+    }
+}
 
 /// The deepest an inbox of one kind has been: exposed to `stats` and the tests, so
 /// that "never past its bound" is something one can look at.

@@ -31,7 +31,7 @@ pub use close::CloseReason;
 pub(crate) use connection::OutputHold;
 pub use connection::{ConnId, Connection, Message};
 pub use connections::Connections;
-pub use handoff::{Awaited, Depth, Inbox, Refused, Ticket, inbox, ticket};
+pub use handoff::{Awaited, Brake, Depth, Inbox, Refused, Ticket, inbox, ticket};
 pub use line_reader::{Incoming, LineReader, ReadError};
 pub use listener::{AcceptLimits, accept_loop};
 pub use outbox::{Outbox, OutboxLimits};

@@ -18,7 +18,7 @@ use std::collections::VecDeque;
 use std::io;
 use std::net::{Shutdown, TcpStream};
 use std::os::fd::AsRawFd;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Weak};
 use std::time::{Duration, Instant};
 
@@ -76,6 +76,13 @@ pub struct Outbox {
     /// Set once the connection is closed, readable without the lock (the reader
     /// thread asks before every line).
     closed: AtomicBool,
+    /// How many bytes wait in `pending`, readable without the lock (a broadcasting
+    /// loop asks whether its readers keep up).
+    queued: AtomicUsize,
+    /// When the kernel last took bytes of `pending`, in microseconds since `opened`,
+    /// readable without the lock.
+    progressed: AtomicU64,
+    opened: Instant,
 }
 
 impl Outbox {
@@ -104,6 +111,9 @@ impl Outbox {
                 watched: false,
             }),
             closed: AtomicBool::new(false),
+            queued: AtomicUsize::new(0),
+            progressed: AtomicU64::new(0),
+            opened: Instant::now(),
         }))
     }
 
@@ -164,7 +174,19 @@ impl Outbox {
         self.closed.load(Ordering::Acquire)
     }
 
-    /// Bytes queued and not yet taken by the client.
+    /// Bytes queued and not yet taken by the client's kernel (cheap: no lock).
+    pub fn queued_bytes(&self) -> usize {
+        self.queued.load(Ordering::Relaxed)
+    }
+
+    /// How long since the kernel last took queued bytes (cheap: no lock); since the
+    /// outbox opened if it never did.
+    pub fn since_progress(&self) -> Duration {
+        let progressed = Duration::from_micros(self.progressed.load(Ordering::Relaxed));
+        self.opened.elapsed().saturating_sub(progressed)
+    }
+
+    /// Bytes queued, read under the lock (for tests).
     #[cfg(test)]
     fn pending_bytes(&self) -> usize {
         self.state.lock().pending.len()
@@ -176,6 +198,7 @@ impl Outbox {
             self.closed.store(true, Ordering::Release);
             state.pending = VecDeque::new();
             state.waiting = VecDeque::new();
+            self.queued.store(0, Ordering::Relaxed);
             // Already-closed sockets report an error here; there is nothing to undo.
             let _ = self.socket.shutdown(Shutdown::Both);
         }
@@ -189,6 +212,8 @@ impl Outbox {
                 Ok(0) => break,
                 Ok(sent) => {
                     state.pending.drain(..sent);
+                    let now = u64::try_from(self.opened.elapsed().as_micros()).unwrap_or(u64::MAX);
+                    self.progressed.store(now, Ordering::Relaxed);
                     state.taken += sent as u64;
                     while state
                         .waiting
@@ -209,6 +234,7 @@ impl Outbox {
         if state.pending.capacity() > 4096 && state.pending.is_empty() {
             state.pending = VecDeque::new();
         }
+        self.queued.store(state.pending.len(), Ordering::Relaxed);
     }
 }
 
@@ -264,13 +290,17 @@ impl Retry for Outbox {
 /// Bounds one of the kernel's buffers of `stream`, `option` being `SO_SNDBUF` or
 /// `SO_RCVBUF` (Linux doubles the value asked for).
 ///
-/// The kernel would otherwise grow them to megabytes. The send buffer: a client that
+/// The send buffer: the kernel would otherwise grow it to megabytes, and a client that
 /// stops reading would then swallow minutes of small, paced answers before anything
-/// waits in its outbox, and the outbox's stall timeout would never see it; bounded,
-/// the buffer fills within seconds of the client's receive window filling, and the
-/// client is dropped. The receive buffer: what a client has sent and its connection
-/// thread has not read yet; bounded, TCP's window closes on a flooding client after a
-/// few thousand lines, and its own writes block (see `net::handoff`).
+/// waits in its outbox, so the outbox's stall timeout would never see it; bounded, the
+/// buffer fills within seconds of the client's receive window filling, and the client
+/// is dropped.
+///
+/// The receive buffer is left to the kernel's autotuning (bounded by its `tcp_rmem`):
+/// locked small, on loopback with its 64 KiB segments, the segments of a flooding
+/// client that carried its acknowledgements of the server's output were dropped, and
+/// that output stalled in retransmission back-off for seconds (measured with
+/// `loadgen flood`).
 pub(super) fn bound_buffer(
     stream: &TcpStream,
     option: libc::c_int,

@@ -26,7 +26,7 @@ use super::summary::RoomSummary;
 use crate::engine::go::{Colour, Game};
 use crate::frontend::Counters;
 use crate::frontend::Departure;
-use crate::net::{CloseReason, ConnId, Connection};
+use crate::net::{Brake, CloseReason, ConnId, Connection, Ticket};
 use crate::records;
 use crate::settings::Settings;
 use crate::shutdown::Shutdown;
@@ -112,6 +112,8 @@ struct Room {
     /// Shared with the room that replaces this one after a panic.
     records: Option<Arc<records::Writer>>,
     members: Members<Arc<Connection>>,
+    /// The tickets of lines answered while a member is behind on its output.
+    brake: Brake,
     /// The shared board.
     game: Game,
     /// `Place`s and `Pass`es accepted in this game: `SendingBoard` is accepted while
@@ -143,6 +145,7 @@ impl Room {
             counters: parts.counters,
             records: records.or_else(|| parts.records.map(Arc::new)),
             members: Members::new(),
+            brake: Brake::default(),
             played_here: 0,
             number: 1,
             started: SystemTime::now(),
@@ -178,6 +181,9 @@ impl Room {
                     self.shut_down();
                     return;
                 }
+                recv(self.brake.timer()) -> _ => {
+                    self.brake.recheck(self.members.iter().map(|m| m.conn.as_ref()));
+                }
             }
             self.publish();
         }
@@ -185,26 +191,28 @@ impl Room {
 
     fn handle(&mut self, event: RoomEvent) {
         match event {
-            // Each ticket is dropped at the end of its arm: the sender's thread then
-            // reads its next line.
-            RoomEvent::Join {
-                conn,
-                name,
-                ticket: _answered,
-            } => self.join(conn, &name),
+            // Each line's ticket goes to the brake once its line is answered: the
+            // sender's thread reads its next line then, or once every member has
+            // caught up with what the room has sent.
+            RoomEvent::Join { conn, name, ticket } => {
+                self.join(conn, &name);
+                self.answered(ticket);
+            }
             RoomEvent::Line {
                 from,
                 message,
-                ticket: _answered,
-            } => match message {
-                Ok(message) => self.message(from, message),
-                Err(error) => self.garbage(from, &error),
-            },
-            RoomEvent::Board {
-                from,
-                game,
-                ticket: _answered,
-            } => self.load(from, game),
+                ticket,
+            } => {
+                match message {
+                    Ok(message) => self.message(from, message),
+                    Err(error) => self.garbage(from, &error),
+                }
+                self.answered(ticket);
+            }
+            RoomEvent::Board { from, game, ticket } => {
+                self.load(from, game);
+                self.answered(ticket);
+            }
             RoomEvent::Left { from, how } => self.depart(from, &how),
             RoomEvent::Kick(conn) => self.kick(&conn),
             RoomEvent::KickSeated(reply) => {
@@ -217,6 +225,13 @@ impl Room {
                 let _ = reply.send(self.view());
             }
         }
+    }
+
+    /// A line has been answered: its ticket goes, unless a member is behind on what
+    /// the room sent it (then the sender waits, see `net::handoff::Brake`).
+    fn answered(&mut self, ticket: Ticket) {
+        self.brake
+            .answered(ticket, self.members.iter().map(|m| m.conn.as_ref()));
     }
 
     /// A message from member `from` (parsed in the room's state).

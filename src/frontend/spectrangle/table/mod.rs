@@ -20,7 +20,7 @@ use super::summary::{GameId, Summary};
 use crate::engine::rng::Rng;
 use crate::engine::spectrangle::Game;
 use crate::frontend::{Departure, Shared, deadline_in};
-use crate::net::{ConnId, Connection, Ticket};
+use crate::net::{Brake, ConnId, Connection, Ticket};
 use crate::workers::Finished;
 use crossbeam_channel::{Receiver, at, never, select};
 use parking_lot::Mutex;
@@ -129,6 +129,8 @@ struct Table {
     timeouts: Vec<u32>,
     /// The game's protocol lines so far: its record.
     record: Vec<String>,
+    /// The tickets of lines answered while a member is behind on its output.
+    brake: Brake,
 }
 
 impl Table {
@@ -152,6 +154,7 @@ impl Table {
             deadline: None,
             timeouts: Vec::new(),
             record: Vec::new(),
+            brake: Brake::default(),
         }
     }
 
@@ -168,6 +171,9 @@ impl Table {
                 },
                 recv(shutdown) -> _ => self.shut_down(),
                 recv(timer) -> _ => self.on_deadline(),
+                recv(self.brake.timer()) -> _ => {
+                    self.brake.recheck(self.members.iter().map(|m| m.conn.as_ref()));
+                }
             }
             self.publish();
         }
@@ -175,15 +181,14 @@ impl Table {
 
     fn handle(&mut self, event: TableEvent) {
         match event {
-            // Each ticket is dropped at the end of its arm: the sender's thread then
-            // reads its next line.
-            TableEvent::Joined {
-                member,
-                ticket: _answered,
-            } => {
+            // Each line's ticket goes to the brake once its line is answered: the
+            // sender's thread reads its next line then, or once every member has
+            // caught up with what the table has sent (see `net::handoff::Brake`).
+            TableEvent::Joined { member, ticket } => {
                 log::info!("spectrangle {}: {} joined", self.id, member.name);
                 self.members.push(member);
                 self.announce_lobby();
+                self.answered(ticket);
             }
             TableEvent::Ready(conn) => {
                 self.ready.insert(conn);
@@ -193,18 +198,27 @@ impl Table {
             TableEvent::Move {
                 from,
                 command,
-                ticket: _answered,
-            } => self.play(&from, command),
-            TableEvent::Chat {
-                from,
-                text,
-                ticket: _answered,
-            } => self.chat(from, text),
+                ticket,
+            } => {
+                self.play(&from, command);
+                self.answered(ticket);
+            }
+            TableEvent::Chat { from, text, ticket } => {
+                self.chat(from, text);
+                self.answered(ticket);
+            }
             TableEvent::Inspect(reply) => {
                 let _ = reply.send(self.view());
             }
-            TableEvent::Reached(_answered) => {}
+            TableEvent::Reached(ticket) => self.answered(ticket),
         }
+    }
+
+    /// A line has been answered: its ticket goes, unless a member is behind on what
+    /// the table sent it (then the sender waits).
+    fn answered(&mut self, ticket: Ticket) {
+        self.brake
+            .answered(ticket, self.members.iter().map(|m| m.conn.as_ref()));
     }
 
     /// `LOBBY <names>` to everyone in the lobby.
