@@ -514,7 +514,7 @@ fn go(addr: SocketAddr, length: Duration, stop: &Arc<AtomicBool>) -> Outcome {
             while !recv(&mut bob_in).starts_with("ACKNOWLEDGE_CONFIG") {}
             turn = 0;
         }
-        let (stream, reader, other, name, index) = if turn % 2 == 0 {
+        let (stream, reader, other, name, index) = if turn.is_multiple_of(2) {
             (&mut ann, &mut ann_in, &mut bob_in, "nAnn", turn / 2)
         } else {
             (&mut bob, &mut bob_in, &mut ann_in, "nBob", 45 + turn / 2)
