@@ -6,29 +6,25 @@
 //! layer knows only the ones below it:
 //!
 //! ```text
-//!                              ┌─ go (GO!) ──────┐    rules engines (pure): go, spectrangle
-//! console ─┐                   │                 ├──> bot (plays GO!), sgf, records
-//!          ├─> server ─> frontend ─ spectrangle ─┤
-//! main ────┘                   │                 │    net (lines, limits, timeouts)
-//!                              └─ bkgo (Bkgo) ───┘    workers, rng, shutdown
+//!           main ─> server ─┬─> frontend: go │ spectrangle │ bkgo ──┬─> engine (pure):
+//!                           │   (each: protocol, registry, tables)  │   go, spectrangle,
+//!   console ───────────────>┤                                       │   bot, sgf, rng
+//!   (operator, stdin)       │                                       └─> net: lines, limits,
+//!                           └─> shutdown, workers, records          │   hand-off, output
 //! ```
 //!
 //! | module | owns | does not |
 //! | --- | --- | --- |
-//! | [`go`] | the rules of Go: legality, captures, ko, scoring | any I/O, any wire format |
-//! | [`spectrangle`] | the rules of Spectrangle: tiles, the board, placing, scoring | any I/O, any wire format |
-//! | [`bot`] | the practice bot's move choice (Monte-Carlo playouts within a budget) | when or where it plays |
-//! | [`sgf`] | writing a game's SGF record, reading the SGF a client sends | files, sockets |
-//! | [`records`] | saving a finished game's record in `--records` | its format |
-//! | [`net`] | the listener, the read loop, line bounds, non-blocking bounded output, pacing | any protocol |
-//! | [`frontend`] | one module per protocol: its wire format, matchmaking, game loops | another front end's clients |
+//! | [`engine`] | the pure engines: the rules of Go and of Spectrangle, the practice bot, SGF records, seeded randomness | any I/O, any wire format, any clock of the server's |
+//! | [`net`] | the listener, the read loop, line bounds, the ordered bounded hand-off of each line to its game, non-blocking bounded output, pacing | any protocol |
+//! | [`frontend`] | one module per protocol: its wire format, its registry (who is connected, who sits where), its game loops | another front end's clients |
 //! | [`server`] | wiring: a listener and an accept loop per front end, orderly shutdown | protocol details |
 //! | [`console`] | the operator's commands, over every front end | blocking a game |
+//! | [`records`] | saving a finished game's record in `--records` | its format |
 //! | [`shutdown`] | the one shutdown trigger | |
-//! | [`rng`] | seeded random numbers (`--seed`) | |
 //! | [`workers`] | pooled OS threads for connections and game loops | |
 //! | [`secret`] | a password read at start: hidden, compared in constant time | who may try it |
-//! | [`settings`], [`cli`], [`logging`] | configuration and logs | |
+//! | [`settings`], [`cli`], [`logging`] | configuration and logs (never blocking a thread that logs) | |
 
 pub mod cli;
 pub mod console;

@@ -121,14 +121,17 @@ impl Server {
             settings: Arc::clone(&self.settings),
             shutdown: self.shutdown.clone(),
             connections: Arc::clone(&self.connections),
-            games: Arc::clone(&self.game_threads),
+            game_threads: Arc::clone(&self.game_threads),
+            counters: Arc::default(),
         };
         let mut served = Vec::new();
         for (protocol, listener) in listeners {
             let front_end: Arc<dyn FrontEnd> = match protocol {
-                Protocol::Go => Arc::new(GoFrontEnd::new(context.clone())),
-                Protocol::Spectrangle => Arc::new(SpectrangleFrontEnd::new(context.clone())),
-                Protocol::Bkgo => Arc::new(BkgoFrontEnd::new(context.clone())?),
+                Protocol::Go => Arc::new(GoFrontEnd::new(context.for_another_front_end())),
+                Protocol::Spectrangle => {
+                    Arc::new(SpectrangleFrontEnd::new(context.for_another_front_end()))
+                }
+                Protocol::Bkgo => Arc::new(BkgoFrontEnd::new(context.for_another_front_end())?),
             };
             let address = listener.local_addr()?;
             log::info!("listening on {address} ({protocol})");

@@ -583,15 +583,22 @@ fn a_client_that_pipelines_its_last_lines_and_closes_has_each_answered_before_it
     let server = TestServer::start();
     for round in 0..10u32 {
         // Game `first`: Ann and Bob pass twice; the rematch is asked.
+        // Names of their own each round: the last round's clients may still be
+        // leaving.
         let first = 2 * round + 1;
-        let (mut ann, mut bob) = start_named(&server, first, 2, "Ann", "Bob");
-        ann.send(&format!("PASS+{first}+Ann"));
+        let (a, b, c) = (
+            format!("A{round}"),
+            format!("B{round}"),
+            format!("C{round}"),
+        );
+        let (mut ann, mut bob) = start_named(&server, first, 2, &a, &b);
+        ann.send(&format!("PASS+{first}+{a}"));
         bob.expect_prefix(&format!("ACKNOWLEDGE_MOVE+{first}+-1;1+"));
-        bob.send(&format!("PASS+{first}+Bob"));
+        bob.send(&format!("PASS+{first}+{b}"));
         while bob.recv() != "REQUEST_REMATCH" {}
         // Game `next`: Cat leads it and takes white, so its partner moves first.
         let next = first + 1;
-        let mut cat = leader(&server, next, "Cat");
+        let mut cat = leader(&server, next, &c);
         cat.send(&format!("SET_CONFIG+{next}+2+2"));
         // A correct SET_CONFIG has no answer: a second one's refusal says it is in.
         cat.ask(
@@ -601,20 +608,20 @@ fn a_client_that_pipelines_its_last_lines_and_closes_has_each_answered_before_it
         // In one write, then Bob's sending side closes: the no that ends game
         // `first`, the HANDSHAKE that seats him in game `next`, and his first move
         // there. His lines reach two games; his departure comes after all of them.
-        bob.send_raw(format!("SET_REMATCH+0\nHANDSHAKE+Bob\nMOVE+{next}+Bob+0\n").as_bytes());
+        bob.send_raw(format!("SET_REMATCH+0\nHANDSHAKE+{b}\nMOVE+{next}+{b}+0\n").as_bytes());
         bob.stream
             .shutdown(std::net::Shutdown::Write)
             .expect("half-close");
         while ann.recv() != "REQUEST_REMATCH" {}
         ann.expect("ACKNOWLEDGE_REMATCH+0");
-        let end = format!("GAME_FINISHED+{next}+Cat+4;0+Bob disconnected: Cat wins");
-        cat.expect("ACKNOWLEDGE_CONFIG+Cat+2+2+PLAYING;1;0000+Bob");
+        let end = format!("GAME_FINISHED+{next}+{c}+4;0+{b} disconnected: {c} wins");
+        cat.expect(&format!("ACKNOWLEDGE_CONFIG+{c}+2+2+PLAYING;1;0000+{b}"));
         cat.expect(&format!("ACKNOWLEDGE_MOVE+{next}+0;1+PLAYING;2;1000"));
         cat.expect(&end);
         // Bob got the answer to each line, in order, before the game heard he left.
         bob.expect("ACKNOWLEDGE_REMATCH+0");
         bob.expect(&format!("ACKNOWLEDGE_HANDSHAKE+{next}+0"));
-        bob.expect("ACKNOWLEDGE_CONFIG+Bob+1+2+PLAYING;1;0000+Cat");
+        bob.expect(&format!("ACKNOWLEDGE_CONFIG+{b}+1+2+PLAYING;1;0000+{c}"));
         bob.expect(&format!("ACKNOWLEDGE_MOVE+{next}+0;1+PLAYING;2;1000"));
         bob.expect(&end);
         bob.expect_closed();

@@ -62,21 +62,44 @@ impl Departure {
     }
 }
 
-/// What the server hands every front end: the settings, the one shutdown, the
-/// connection factory every connection comes from, and the threads game loops run on.
+/// What a front end and its game loops share: the settings, the one shutdown, the
+/// connection factory every connection comes from, the threads game loops run on, and
+/// the front end's own counters. The server makes one for each front end.
 #[derive(Clone)]
 pub struct Context {
     /// Read-only settings.
     pub settings: Arc<Settings>,
-    /// The server's shutdown trigger.
+    /// The server's shutdown: every game ends when it fires.
     pub shutdown: Shutdown,
     /// Opens connections (unique ids, the shared flusher).
     pub connections: Arc<Connections>,
     /// Threads for game loops, one game at a time each.
-    pub games: Arc<Workers>,
+    pub game_threads: Arc<Workers>,
+    /// This front end's counters, for the console's `stats`.
+    pub counters: Arc<Counters>,
 }
 
 impl Context {
+    /// The same shared parts, with counters of its own: for another front end.
+    pub fn for_another_front_end(&self) -> Context {
+        Context {
+            counters: Arc::default(),
+            ..self.clone()
+        }
+    }
+
+    /// A context for a front end tested without a server: threads of its own.
+    #[cfg(test)]
+    pub fn standalone(settings: Settings, shutdown: Shutdown) -> Context {
+        Context {
+            connections: Arc::new(Connections::new(settings.output)),
+            settings: Arc::new(settings),
+            shutdown,
+            game_threads: Arc::new(Workers::new("test-game", 256 * 1024, 4)),
+            counters: Arc::default(),
+        }
+    }
+
     /// The last step of a front end's shutdown: lets queued output reach its clients
     /// (until `deadline`), then closes `open`.
     pub fn close_all(&self, open: impl IntoIterator<Item = Arc<Connection>>, deadline: Instant) {
@@ -152,43 +175,6 @@ pub struct Counters {
     pub moves: AtomicU64,
     /// Games that have ended since start.
     pub games_finished: AtomicU64,
-}
-
-/// What every game loop of a front end shares: the settings, the shutdown, the front
-/// end's counters and the threads the loops run on.
-#[derive(Clone)]
-pub struct Shared {
-    /// Read-only settings.
-    pub settings: Arc<Settings>,
-    /// The server's shutdown: every game ends when it fires.
-    pub shutdown: Shutdown,
-    /// Counters for the console.
-    pub counters: Arc<Counters>,
-    /// The threads game loops run on.
-    pub threads: Arc<Workers>,
-}
-
-impl Shared {
-    /// The parts of `context` game loops need, with fresh counters.
-    pub fn new(context: &Context) -> Shared {
-        Shared {
-            settings: Arc::clone(&context.settings),
-            shutdown: context.shutdown.clone(),
-            counters: Arc::default(),
-            threads: Arc::clone(&context.games),
-        }
-    }
-
-    /// Shared parts for a front end tested without a server: its own threads.
-    #[cfg(test)]
-    pub fn standalone(settings: Settings, shutdown: Shutdown) -> Shared {
-        Shared {
-            settings: Arc::new(settings),
-            shutdown,
-            counters: Arc::default(),
-            threads: Arc::new(Workers::new("test-game", 256 * 1024, 4)),
-        }
-    }
 }
 
 /// A game as the console's `games` table shows it, whatever its protocol.

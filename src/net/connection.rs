@@ -43,7 +43,7 @@ pub trait Message: fmt::Display {
     fn is_rejection(&self) -> bool;
 }
 
-/// A connection's output held by one caller (see [`Connection::hold_output`]).
+/// A connection's output held by one caller (see `Connection::hold_output`).
 pub struct OutputHold<'a> {
     conn: &'a Connection,
     /// `None` only while the hold is being dropped.

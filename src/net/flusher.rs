@@ -41,7 +41,7 @@ impl Flusher {
         self.watched.lock().push(outbox);
     }
 
-    /// Retries every watched outbox each [`RETRY_EVERY`] until `stop` fires (a message
+    /// Retries every watched outbox each `RETRY_EVERY` (50 ms) until `stop` fires (a message
     /// or every sender dropped).
     pub fn run(&self, stop: &Receiver<()>) {
         loop {

@@ -9,7 +9,7 @@ pub enum Incoming {
     /// A complete line, without its `\n` or a trailing `\r`.
     Line(String),
     /// A line longer than the limit: its bytes were discarded (see
-    /// [`Overlong`](super::Overlong) for when this is reported).
+    /// [`super::Overlong`] for when this is reported).
     TooLong,
     /// A line that is not valid UTF-8.
     NotUtf8,

@@ -2,7 +2,7 @@
 //!
 //! A game loop must not wait for a client that stopped reading, so every write is a
 //! non-blocking `send` (`MSG_DONTWAIT`). What the kernel does not take at once waits in
-//! a bounded queue that the [`Flusher`](super::flusher::Flusher) retries. A client that
+//! a bounded queue that the [`super::flusher::Flusher`] retries. A client that
 //! leaves a line untaken for [`OutboxLimits::stall_timeout`], or lets more than
 //! [`OutboxLimits::max_pending_bytes`] pile up, is disconnected: its socket is shut
 //! down, which wakes its reader thread, which reports the disconnect like any other.
@@ -238,7 +238,7 @@ impl Outbox {
     }
 }
 
-/// An outbox held by one caller (see [`Outbox::hold`]).
+/// An outbox held by one caller (see `Outbox::hold`).
 pub struct OutboxHold<'a> {
     outbox: &'a Outbox,
     state: MutexGuard<'a, State>,

@@ -1,9 +1,9 @@
-//! SGF (FF[4]) records of Go games: writing a game's record, and reading the records
+//! SGF (`FF[4]`) records of Go games: writing a game's record, and reading the records
 //! clients send. Shared by every front end that speaks SGF (GO! records, Bkgo boards).
 //!
 //! | file | owns |
 //! | --- | --- |
-//! | `write` | [`write`]: the text of a game's record ([`RecordInfo`]: players, result, date) |
+//! | `write` | [`write()`]: the text of a game's record ([`RecordInfo`]: players, result, date) |
 //! | `read` | [`read`]: a client's text to an [`SgfGame`], through sgf-parse; [`load`]: read and replay |
 //! | `record` | [`SgfGame`]: size, setup, moves; [`SgfGame::replay`] on the rules engine |
 //! | `error` | [`SgfError`]: every refusal, one line a student can act on |

@@ -21,7 +21,7 @@ pub struct RecordInfo<'a> {
     pub started: SystemTime,
 }
 
-/// The SGF (FF[4]) text of `game`: one root node with the game's size, komi, rules,
+/// The SGF (`FF[4]`) text of `game`: one root node with the game's size, komi, rules,
 /// players, date, result (when not empty) and setup stones (`AB`, `AW`, `PL`), then one
 /// move node per line (`B[dd]`, `W[]` for a pass), then `)` and a newline.
 pub fn write(game: &Game, info: &RecordInfo<'_>) -> String {

@@ -19,7 +19,7 @@ pub const QUIT: CloseReason = CloseReason::LeftWith("Quitting");
 pub enum RoomEvent {
     /// A client that sent a valid `Player:` enters the room, asking for this name.
     Join {
-        /// Its connection.
+        /// The joining client's connection: the room sends to it from now on.
         conn: Arc<Connection>,
         /// The name it asked for (the room grants it, or a `_2` variant).
         name: String,
@@ -28,9 +28,9 @@ pub enum RoomEvent {
     },
     /// A line from a member: a message, or why it is garbage.
     Line {
-        /// Who sent it.
+        /// The sender's connection id: the room knows its members by it.
         from: ConnId,
-        /// What it was.
+        /// The message, parsed in the room's state, or why it is garbage.
         message: Result<ClientMessage, ParseError>,
         /// Dropped once it is answered.
         ticket: Ticket,
@@ -38,7 +38,7 @@ pub enum RoomEvent {
     /// An SGF stream from a member, already read and replayed by its connection
     /// thread: the game it describes, or why it cannot be loaded.
     Board {
-        /// Who sent it.
+        /// The sender's connection id.
         from: ConnId,
         /// The game (boxed: it is large), or the refusal.
         game: Result<Box<Game>, SgfError>,
@@ -47,9 +47,9 @@ pub enum RoomEvent {
     },
     /// A member's connection has ended.
     Left {
-        /// Whose.
+        /// The connection that ended.
         from: ConnId,
-        /// How.
+        /// How it ended, for the log.
         how: Departure,
     },
     /// The operator kicks a client (a member is removed from the room first).

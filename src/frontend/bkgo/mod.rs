@@ -23,7 +23,7 @@ pub mod session;
 pub mod summary;
 pub mod upload;
 
-use super::{ClientRow, Context, Counters, FrontEnd, GameRow, QueueRow, Record, Tally, Unanswered};
+use super::{ClientRow, Context, FrontEnd, GameRow, QueueRow, Record, Tally, Unanswered};
 use crate::engine::go::Game;
 use crate::net::{CloseReason, ConnId, Connection, Depth, Inbox, Refused};
 use crate::records;
@@ -70,7 +70,6 @@ pub struct BkgoFrontEnd {
     records_thread: Mutex<Option<JoinHandle<()>>>,
     /// Published by the room after each event.
     summary: Arc<Mutex<RoomSummary>>,
-    counters: Arc<Counters>,
     gate: PasswordGate,
     /// Every open connection, to list and close them (the room knows only members).
     clients: Mutex<HashMap<ConnId, Arc<Connection>>>,
@@ -88,7 +87,6 @@ impl BkgoFrontEnd {
         let empty = Game::new(settings.bkgo.size, settings.rules)
             .map_err(|e| io::Error::other(format!("--bkgo-size: {e}")))?;
         let summary = Arc::new(Mutex::new(RoomSummary::new(settings.bkgo.size)));
-        let counters = Arc::new(Counters::default());
         let depth = Depth::new(ROOM_INBOX_BOUND);
         let (inbox, events) = crate::net::inbox(&depth);
         // The room hands its records to a writer: a slow disk must not stall it.
@@ -104,7 +102,7 @@ impl BkgoFrontEnd {
             empty,
             shutdown: context.shutdown.clone(),
             summary: Arc::clone(&summary),
-            counters: Arc::clone(&counters),
+            counters: Arc::clone(&context.counters),
             records,
         };
         let thread = room::spawn(parts, events)?;
@@ -116,7 +114,6 @@ impl BkgoFrontEnd {
             room_thread: Mutex::new(Some(thread)),
             records_thread: Mutex::new(records_thread),
             summary,
-            counters,
             clients: Mutex::new(HashMap::new()),
         })
     }
@@ -256,7 +253,7 @@ impl FrontEnd for BkgoFrontEnd {
         Tally {
             waiting: usize::from(in_use && !playing),
             playing: usize::from(playing),
-            finished: self.counters.games_finished.load(Ordering::Relaxed),
+            finished: self.context.counters.games_finished.load(Ordering::Relaxed),
         }
     }
 
@@ -268,7 +265,7 @@ impl FrontEnd for BkgoFrontEnd {
     }
 
     fn moves_played(&self) -> u64 {
-        self.counters.moves.load(Ordering::Relaxed)
+        self.context.counters.moves.load(Ordering::Relaxed)
     }
 
     fn finish(&self, deadline: Instant) {

@@ -40,11 +40,11 @@ impl fmt::Display for Role {
 /// One member of the room, as the console lists it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MemberRow {
-    /// Its connection.
+    /// Its connection's id: the console kicks and traces members through it.
     pub conn: ConnId,
     /// The name it was granted.
     pub name: String,
-    /// What it does.
+    /// Seated (which colour) or watching.
     pub role: Role,
 }
 

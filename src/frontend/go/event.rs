@@ -1,5 +1,5 @@
 //! What a GO! game loop receives, and who it seats: the vocabulary shared by the
-//! connection threads, the lobby and the game loops.
+//! connection threads, the registry and the game loops.
 
 use super::protocol::{ClientCommand, GameId, ParseError};
 use super::summary::GameView;
@@ -12,7 +12,7 @@ use std::sync::Arc;
 /// A client with its granted name, as a game seats it.
 #[derive(Clone)]
 pub struct Player {
-    /// Its connection.
+    /// Where the game sends its lines (and its id tells its lines apart).
     pub conn: Arc<Connection>,
     /// The name granted at its handshake.
     pub name: String,
@@ -20,9 +20,9 @@ pub struct Player {
 
 /// What a game loop receives.
 pub enum GameEvent {
-    /// The lobby seats a player here (as leader if the game is empty).
+    /// The registry seats a player here (as leader if the game is empty).
     Join(Player),
-    /// The lobby seats the practice bot here as the partner, under this granted name.
+    /// The registry seats the practice bot here as the partner, under this granted name.
     SeatBot(String),
     /// A line from a seated player: a command, or why it is not one. Its ticket is
     /// dropped once it has been answered: the client's next line is read then.
@@ -46,7 +46,7 @@ pub enum GameEvent {
     Panic,
 }
 
-/// The name the practice bot asks the lobby for (granted as `GoBot_2`, ... when taken).
+/// The name the practice bot asks the registry for (granted as `GoBot_2`, ... when taken).
 pub const BOT_NAME: &str = "GoBot";
 
 /// Why the practice bot cannot take a seat in a game.

@@ -2,7 +2,7 @@
 //!
 //! - [`protocol`]: GO! lines to typed commands, typed messages to lines (pure).
 //! - [`session`]: one client's connection thread.
-//! - [`lobby`]: names, waiting games, who sits where (one mutex).
+//! - [`registry`]: names, waiting games, who sits where (one mutex).
 //! - [`route`]: where one client's lines go, with a lock of its own.
 //! - [`table`]: one thread per game: the whole GO! flow.
 //! - [`event`]: what a game loop receives, and who it seats.
@@ -12,8 +12,8 @@
 //! [`GoFrontEnd`] is what the server and the console see of it.
 
 pub mod event;
-pub mod lobby;
 pub mod protocol;
+pub mod registry;
 pub mod report;
 pub mod route;
 pub mod session;
@@ -22,12 +22,12 @@ pub mod table;
 pub mod thinker;
 
 use super::{
-    BotRow, ClientRow, Context, FrontEnd, GameRow, QueueRow, Record, Shared, Tally, Unanswered, ask,
+    BotRow, ClientRow, Context, FrontEnd, GameRow, QueueRow, Record, Tally, Unanswered, ask,
 };
 use crate::net::Connection;
 use event::GameEvent;
-use lobby::Lobby;
 use protocol::{GameId, ServerMessage};
+use registry::Registry;
 use std::collections::HashMap;
 use std::net::{SocketAddr, TcpStream};
 use std::sync::Arc;
@@ -43,18 +43,17 @@ impl crate::net::Message for ServerMessage {
     }
 }
 
-/// The GO! front end: its lobby, and through it its games.
+/// The GO! front end: its registry, and through it its games.
 pub struct GoFrontEnd {
-    lobby: Arc<Lobby>,
+    registry: Arc<Registry>,
     context: Context,
 }
 
 impl GoFrontEnd {
     /// A GO! front end with no clients yet.
     pub fn new(context: Context) -> GoFrontEnd {
-        let shared = Shared::new(&context);
         GoFrontEnd {
-            lobby: Lobby::new(shared),
+            registry: Registry::new(context.clone()),
             context,
         }
     }
@@ -77,13 +76,16 @@ impl GoFrontEnd {
 
     /// The summary kept for finished game `id`, if it is still kept.
     fn finished(&self, id: GameId) -> Option<GameSummary> {
-        let (_, finished) = self.lobby.games();
+        let (_, finished) = self.registry.games();
         finished.into_iter().rev().find(|g| g.id == id)
     }
 
     /// Asks game `id`'s loop for a view.
     fn inspect(&self, id: GameId) -> Result<GameView, String> {
-        let inbox = self.lobby.game_inbox(id).ok_or_else(|| self.not_live(id))?;
+        let inbox = self
+            .registry
+            .game_inbox(id)
+            .ok_or_else(|| self.not_live(id))?;
         ask(&inbox, GameEvent::Inspect).map_err(|e| match e {
             Unanswered::Gone => self.not_live(id),
             Unanswered::TooSlow => format!("game {id} {e}"),
@@ -106,11 +108,11 @@ impl FrontEnd for GoFrontEnd {
     }
 
     fn serve(&self, stream: TcpStream, peer: SocketAddr) {
-        session::serve(stream, peer, &self.lobby, &self.context);
+        session::serve(stream, peer, &self.registry, &self.context);
     }
 
     fn games(&self, now: Instant) -> Vec<GameRow> {
-        let (live, finished) = self.lobby.games();
+        let (live, finished) = self.registry.games();
         live.iter()
             .chain(&finished)
             .map(|g| report::row(g, now))
@@ -118,9 +120,9 @@ impl FrontEnd for GoFrontEnd {
     }
 
     fn clients(&self) -> Vec<ClientRow> {
-        let (live, _) = self.lobby.games();
+        let (live, _) = self.registry.games();
         let status: HashMap<GameId, GameStatus> = live.iter().map(|g| (g.id, g.status)).collect();
-        self.lobby
+        self.registry
             .clients()
             .into_iter()
             .map(|(conn, name, game)| ClientRow {
@@ -136,8 +138,8 @@ impl FrontEnd for GoFrontEnd {
     }
 
     fn bots(&self) -> Vec<BotRow> {
-        let (live, _) = self.lobby.games();
-        self.lobby
+        let (live, _) = self.registry.games();
+        self.registry
             .bots()
             .into_iter()
             .map(|(name, game)| {
@@ -187,18 +189,18 @@ impl FrontEnd for GoFrontEnd {
     }
 
     fn kick(&self, conn: &Arc<Connection>) {
-        self.lobby.kick(conn);
+        self.registry.kick(conn);
     }
 
     fn kick_game(&self, id: &str) -> String {
         let Some(id) = Self::game_id(id) else {
             return format!("no game {id}");
         };
-        if self.lobby.game_inbox(id).is_none() {
+        if self.registry.game_inbox(id).is_none() {
             return format!("game {id} is not live: nobody to kick");
         }
         let seated: Vec<(Arc<Connection>, String)> = self
-            .lobby
+            .registry
             .clients()
             .into_iter()
             .filter(|(_, _, game)| *game == Some(id))
@@ -208,7 +210,7 @@ impl FrontEnd for GoFrontEnd {
             return format!("game {id} has nobody seated to kick");
         }
         for (conn, _) in &seated {
-            self.lobby.kick(conn);
+            self.registry.kick(conn);
             log::info!("operator kicked {} (game {id})", conn.label());
         }
         let names: Vec<&str> = seated.iter().map(|(_, n)| n.as_str()).collect();
@@ -217,7 +219,7 @@ impl FrontEnd for GoFrontEnd {
 
     fn seat_bot(&self, id: &str) -> Result<String, String> {
         let id = Self::game_id(id).ok_or_else(|| format!("no game {id}"))?;
-        match self.lobby.seat_bot(id) {
+        match self.registry.seat_bot(id) {
             Ok(name) => Ok(format!(
                 "the practice bot {name} takes the free seat of game {id}"
             )),
@@ -226,8 +228,8 @@ impl FrontEnd for GoFrontEnd {
     }
 
     fn tally(&self) -> Tally {
-        let (live, _) = self.lobby.games();
-        let counters = &self.lobby.shared.counters;
+        let (live, _) = self.registry.games();
+        let counters = &self.context.counters;
         Tally {
             waiting: live.iter().filter(|g| report::is_waiting(g.status)).count(),
             playing: live.iter().filter(|g| report::is_playing(g.status)).count(),
@@ -238,18 +240,19 @@ impl FrontEnd for GoFrontEnd {
     fn queues(&self) -> Vec<QueueRow> {
         vec![QueueRow {
             what: "GO! game inboxes",
-            depth: Arc::clone(&self.lobby.depth),
+            depth: Arc::clone(&self.registry.depth),
         }]
     }
 
     fn moves_played(&self) -> u64 {
-        self.lobby.shared.counters.moves.load(Ordering::Relaxed)
+        self.context.counters.moves.load(Ordering::Relaxed)
     }
 
     fn finish(&self, deadline: Instant) {
-        for game in self.lobby.take_loops() {
+        for game in self.registry.take_loops() {
             game.wait_until(deadline);
         }
-        self.context.close_all(self.lobby.connections(), deadline);
+        self.context
+            .close_all(self.registry.connections(), deadline);
     }
 }

@@ -1,10 +1,10 @@
 //! Where one client's lines go: the inbox of the game it sits in, if any.
 //!
-//! Read for every line by the client's own thread; the lobby seats and frees the
+//! Read for every line by the client's own thread; the registry seats and frees the
 //! client under its own lock. It has a small lock of its own so that a line costs no
-//! turn at the lobby's lock, which every client shares. The lock is held only to read
+//! turn at the registry's lock, which every client shares. The lock is held only to read
 //! or change the seat, never across the hand-over itself, which may wait (see
-//! `net::handoff`): the lobby, which sets routes under its lock, must never wait for a
+//! `net::handoff`): the registry, which sets routes under its lock, must never wait for a
 //! client.
 //!
 //! Order needs nothing more here: a client's next line is read only once its last one
@@ -53,7 +53,7 @@ impl Route {
         seat.game.is_none().then_some(seat.free_since)
     }
 
-    /// Seats the client in a game (`Some`) or frees it (`None`); the lobby calls this
+    /// Seats the client in a game (`Some`) or frees it (`None`); the registry calls this
     /// under its own lock.
     pub(super) fn set(&self, game: Option<(GameId, Inbox<GameEvent>)>) {
         let mut seat = self.seat.lock();

@@ -1,15 +1,15 @@
 //! One GO! client's connection thread: reads its lines, has them handled (by its game
-//! if it sits in one, else by the lobby), and reports when the client is gone.
+//! if it sits in one, else by the registry), and reports when the client is gone.
 //!
 //! Every blocking read has a bound: a client that is not in a game must send
 //! HANDSHAKE within the handshake timeout of leaving one (or of connecting); a client
 //! in a game wakes the thread at least once per handshake timeout (at most every
-//! [`IDLE_READ_BOUND`]) to notice its game has ended; and any read is woken at once by
+//! [`net::IDLE_READ_BOUND`]) to notice its game has ended; and any read is woken at once by
 //! closing the socket (kick, shutdown, output stalled).
 
 use super::event::GameEvent;
-use super::lobby::Lobby;
 use super::protocol::{self, ParseError, ServerMessage};
+use super::registry::Registry;
 use super::route::Route;
 use crate::frontend::{Context, Departure};
 use crate::net::{self, Connection, Incoming};
@@ -19,7 +19,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 /// Serves one client until it disconnects or is disconnected.
-pub fn serve(stream: TcpStream, peer: SocketAddr, lobby: &Lobby, context: &Context) {
+pub fn serve(stream: TcpStream, peer: SocketAddr, registry: &Registry, context: &Context) {
     let conn = match context.connections.open(stream, peer) {
         Ok(conn) => conn,
         Err(e) => {
@@ -27,11 +27,11 @@ pub fn serve(stream: TcpStream, peer: SocketAddr, lobby: &Lobby, context: &Conte
             return;
         }
     };
-    let route = lobby.connect(&conn);
+    let route = registry.connect(&conn);
     log::info!("{} connected", conn.label());
     let settings = &context.settings;
     let mut session = Session {
-        lobby,
+        registry,
         route: &route,
         handshake_timeout: settings.handshake_timeout,
     };
@@ -46,7 +46,7 @@ pub fn serve(stream: TcpStream, peer: SocketAddr, lobby: &Lobby, context: &Conte
     // Every line it sent was answered before this (see `net::handoff`): its
     // departure comes after them. A client that only closed its sending side still
     // gets those answers: the socket closes when the last holder lets go of it.
-    if let Some(inbox) = lobby.disconnect(conn.id) {
+    if let Some(inbox) = registry.disconnect(conn.id) {
         // The game may have ended meanwhile; then there is nobody left to tell.
         let _ = inbox.hand_over(GameEvent::Left { from: conn, how });
     }
@@ -54,7 +54,7 @@ pub fn serve(stream: TcpStream, peer: SocketAddr, lobby: &Lobby, context: &Conte
 
 /// The GO! side of one connection's read loop.
 struct Session<'a> {
-    lobby: &'a Lobby,
+    registry: &'a Registry,
     /// Where this client's lines go.
     route: &'a Route,
     handshake_timeout: Option<Duration>,
@@ -74,11 +74,11 @@ impl net::Lines for Session<'_> {
         let command = match line {
             Incoming::Line(text) => protocol::parse(&text),
             Incoming::TooLong => Err(ParseError::LineTooLong {
-                max_bytes: self.lobby.shared.settings.lines.max_line_bytes,
+                max_bytes: self.registry.context.settings.lines.max_line_bytes,
             }),
             Incoming::NotUtf8 => Err(ParseError::NotUtf8),
         };
-        self.lobby.dispatch_on(self.route, conn, command);
+        self.registry.dispatch_on(self.route, conn, command);
         ControlFlow::Continue(())
     }
 }

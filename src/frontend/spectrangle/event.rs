@@ -39,7 +39,7 @@ impl Extensions {
 /// A client with its name, as a table seats it.
 #[derive(Clone)]
 pub struct Member {
-    /// Its connection.
+    /// Where the table sends its lines (and its id tells its moves apart).
     pub conn: Arc<Connection>,
     /// The name it joined with.
     pub name: PlayerName,

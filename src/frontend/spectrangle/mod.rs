@@ -3,7 +3,8 @@
 //!
 //! - [`protocol`]: lines to typed requests, typed messages to lines (pure).
 //! - [`session`]: one client's connection thread.
-//! - [`lobby`]: the registry: names, lobbies, who sits where (one mutex).
+//! - [`registry`]: names, lobbies (tables waiting for their players), who sits where
+//!   (one mutex).
 //! - [`table`]: one thread per lobby and the game it becomes.
 //! - [`event`]: what a table receives, and who it seats.
 //! - [`summary`]: what tables publish for the console; [`report`]: how it reads there.
@@ -12,26 +13,24 @@
 //! the pure engine [`crate::engine::spectrangle`].
 
 pub mod event;
-pub mod lobby;
 pub mod protocol;
+pub mod registry;
 pub mod report;
 pub mod session;
 pub mod summary;
 pub mod table;
 
-use super::{
-    ClientRow, Context, FrontEnd, GameRow, QueueRow, Record, Shared, Tally, Unanswered, ask,
-};
+use super::{ClientRow, Context, FrontEnd, GameRow, QueueRow, Record, Tally, Unanswered, ask};
 use crate::net::{CloseReason, Connection};
 use event::TableEvent;
-use lobby::Lobbies;
 use protocol::{ErrorCode, ServerMessage};
+use registry::Registry;
 use std::collections::HashMap;
 use std::net::{SocketAddr, TcpStream};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
-use summary::{GameId, Status, Summary, TableView};
+use summary::{Status, Summary, TableId, TableView};
 
 /// The net layer sends anything that is a `Message`; the impl lives here, where the
 /// front end joins its layers, so that `protocol` (pure) need not know `net`.
@@ -43,22 +42,21 @@ impl crate::net::Message for ServerMessage {
 
 /// The Spectrangle front end: its registry, and through it its tables.
 pub struct SpectrangleFrontEnd {
-    lobbies: Arc<Lobbies>,
+    registry: Arc<Registry>,
     context: Context,
 }
 
 impl SpectrangleFrontEnd {
     /// A Spectrangle front end with no clients yet.
     pub fn new(context: Context) -> SpectrangleFrontEnd {
-        let shared = Shared::new(&context);
         SpectrangleFrontEnd {
-            lobbies: Lobbies::new(shared),
+            registry: Registry::new(context.clone()),
             context,
         }
     }
 
     /// Why table `id` cannot be asked: its game has ended, or it never existed.
-    fn not_live(&self, id: GameId) -> String {
+    fn not_live(&self, id: TableId) -> String {
         match self.finished(id) {
             Some(s) => format!(
                 "game {id} has ended ({}): only live games can be shown",
@@ -68,14 +66,14 @@ impl SpectrangleFrontEnd {
         }
     }
 
-    fn finished(&self, id: GameId) -> Option<Summary> {
-        let (_, finished) = self.lobbies.tables();
+    fn finished(&self, id: TableId) -> Option<Summary> {
+        let (_, finished) = self.registry.tables();
         finished.into_iter().rev().find(|s| s.id == id)
     }
 
     /// Asks table `id`'s loop for a view.
-    fn inspect(&self, id: GameId) -> Result<TableView, String> {
-        let inbox = self.lobbies.inbox(id).ok_or_else(|| self.not_live(id))?;
+    fn inspect(&self, id: TableId) -> Result<TableView, String> {
+        let inbox = self.registry.inbox(id).ok_or_else(|| self.not_live(id))?;
         ask(&inbox, TableEvent::Inspect).map_err(|e| match e {
             Unanswered::Gone => self.not_live(id),
             Unanswered::TooSlow => format!("game {id} {e}"),
@@ -97,11 +95,11 @@ impl FrontEnd for SpectrangleFrontEnd {
     }
 
     fn serve(&self, stream: TcpStream, peer: SocketAddr) {
-        session::serve(stream, peer, &self.lobbies, &self.context);
+        session::serve(stream, peer, &self.registry, &self.context);
     }
 
     fn games(&self, now: Instant) -> Vec<GameRow> {
-        let (live, finished) = self.lobbies.tables();
+        let (live, finished) = self.registry.tables();
         live.iter()
             .chain(&finished)
             .map(|s| report::row(s, now))
@@ -109,9 +107,9 @@ impl FrontEnd for SpectrangleFrontEnd {
     }
 
     fn clients(&self) -> Vec<ClientRow> {
-        let (live, _) = self.lobbies.tables();
-        let status: HashMap<GameId, Status> = live.into_iter().map(|s| (s.id, s.status)).collect();
-        self.lobbies
+        let (live, _) = self.registry.tables();
+        let status: HashMap<TableId, Status> = live.into_iter().map(|s| (s.id, s.status)).collect();
+        self.registry
             .clients()
             .into_iter()
             .map(|(conn, name, table)| ClientRow {
@@ -124,16 +122,16 @@ impl FrontEnd for SpectrangleFrontEnd {
     }
 
     fn owns(&self, id: &str) -> bool {
-        GameId::parse(id).is_some()
+        TableId::parse(id).is_some()
     }
 
     fn board(&self, id: &str) -> Result<String, String> {
-        let id = GameId::parse(id).ok_or_else(|| format!("no game {id}"))?;
+        let id = TableId::parse(id).ok_or_else(|| format!("no game {id}"))?;
         self.inspect(id).map(|view| report::board(&view))
     }
 
     fn record(&self, id: &str) -> Result<Record, String> {
-        let id = GameId::parse(id).ok_or_else(|| format!("no game {id}"))?;
+        let id = TableId::parse(id).ok_or_else(|| format!("no game {id}"))?;
         match self.inspect(id) {
             Ok(view) if view.record.is_empty() => Err(format!(
                 "game {id} has no record yet ({})",
@@ -161,10 +159,10 @@ impl FrontEnd for SpectrangleFrontEnd {
     }
 
     fn kick_game(&self, id: &str) -> String {
-        let Some(id) = GameId::parse(id) else {
+        let Some(id) = TableId::parse(id) else {
             return format!("no game {id}");
         };
-        let members = self.lobbies.members(id);
+        let members = self.registry.members(id);
         if members.is_empty() {
             return format!("game {id} is not live: nobody to kick");
         }
@@ -176,8 +174,8 @@ impl FrontEnd for SpectrangleFrontEnd {
     }
 
     fn tally(&self) -> Tally {
-        let (live, _) = self.lobbies.tables();
-        let counters = &self.lobbies.shared.counters;
+        let (live, _) = self.registry.tables();
+        let counters = &self.context.counters;
         Tally {
             waiting: live
                 .iter()
@@ -191,18 +189,19 @@ impl FrontEnd for SpectrangleFrontEnd {
     fn queues(&self) -> Vec<QueueRow> {
         vec![QueueRow {
             what: "Spectrangle table inboxes",
-            depth: Arc::clone(&self.lobbies.depth),
+            depth: Arc::clone(&self.registry.depth),
         }]
     }
 
     fn moves_played(&self) -> u64 {
-        self.lobbies.shared.counters.moves.load(Ordering::Relaxed)
+        self.context.counters.moves.load(Ordering::Relaxed)
     }
 
     fn finish(&self, deadline: Instant) {
-        for table in self.lobbies.take_loops() {
+        for table in self.registry.take_loops() {
             table.wait_until(deadline);
         }
-        self.context.close_all(self.lobbies.connections(), deadline);
+        self.context
+            .close_all(self.registry.connections(), deadline);
     }
 }

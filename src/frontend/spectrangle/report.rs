@@ -75,11 +75,11 @@ pub fn board(view: &TableView) -> String {
 mod tests {
     use super::*;
     use crate::engine::spectrangle::Tile;
-    use crate::frontend::spectrangle::summary::GameId;
+    use crate::frontend::spectrangle::summary::TableId;
     use std::time::Duration;
 
     fn summary() -> Summary {
-        let mut s = Summary::new(GameId(3), "default".into());
+        let mut s = Summary::new(TableId(3), "default".into());
         s.status = Status::Playing;
         s.players = vec!["Ann 12".into(), "Bob 4".into()];
         s.moves = 5;

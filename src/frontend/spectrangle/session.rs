@@ -7,8 +7,8 @@
 //! [`net::IDLE_READ_BOUND`]; any read is woken at once by closing the socket (kick,
 //! shutdown, output stalled).
 
-use super::lobby::Lobbies;
 use super::protocol::{self, ArgumentError, ErrorCode, ServerMessage, Unrecognized};
+use super::registry::Registry;
 use crate::frontend::{Context, Departure};
 use crate::net::{self, Connection, Incoming};
 use std::net::{SocketAddr, TcpStream};
@@ -17,7 +17,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 /// Serves one client until it disconnects or is disconnected.
-pub fn serve(stream: TcpStream, peer: SocketAddr, lobbies: &Lobbies, context: &Context) {
+pub fn serve(stream: TcpStream, peer: SocketAddr, registry: &Registry, context: &Context) {
     let conn = match context.connections.open(stream, peer) {
         Ok(conn) => conn,
         Err(e) => {
@@ -25,11 +25,11 @@ pub fn serve(stream: TcpStream, peer: SocketAddr, lobbies: &Lobbies, context: &C
             return;
         }
     };
-    lobbies.connect(&conn);
+    registry.connect(&conn);
     log::info!("{} connected (Spectrangle)", conn.label());
     let settings = &context.settings;
     let mut session = Session {
-        lobbies,
+        registry,
         handshake_timeout: settings.handshake_timeout,
         max_line_bytes: settings.lines.max_line_bytes,
     };
@@ -43,19 +43,19 @@ pub fn serve(stream: TcpStream, peer: SocketAddr, lobbies: &Lobbies, context: &C
         reason.as_ref().map_or(why, ToString::to_string)
     );
     // Every line it sent was answered before this (see `net::handoff`).
-    lobbies.disconnect(conn.id, Departure::of_closed(reason));
+    registry.disconnect(conn.id, Departure::of_closed(reason));
 }
 
 /// The Spectrangle side of one connection's read loop.
 struct Session<'a> {
-    lobbies: &'a Lobbies,
+    registry: &'a Registry,
     handshake_timeout: Option<Duration>,
     max_line_bytes: usize,
 }
 
 impl net::Lines for Session<'_> {
     fn next_wait(&mut self, conn: &Arc<Connection>) -> Result<Duration, String> {
-        let since = self.lobbies.unidentified_since(conn.id);
+        let since = self.registry.unidentified_since(conn.id);
         // Once joined, no timeout: the read only wakes every `IDLE_READ_BOUND`.
         let timeout = since.and(self.handshake_timeout);
         net::identify_wait(since, timeout).map_err(|seconds| {
@@ -69,11 +69,11 @@ impl net::Lines for Session<'_> {
 
     fn line(&mut self, conn: &Arc<Connection>, line: Incoming) -> ControlFlow<String> {
         match line {
-            Incoming::Line(text) => self.lobbies.dispatch(conn, protocol::parse(&text)),
-            Incoming::NotUtf8 => self.lobbies.dispatch(conn, Err(Unrecognized::NotUtf8)),
+            Incoming::Line(text) => self.registry.dispatch(conn, protocol::parse(&text)),
+            Incoming::NotUtf8 => self.registry.dispatch(conn, Err(Unrecognized::NotUtf8)),
             Incoming::TooLong => {
                 let max_bytes = self.max_line_bytes;
-                self.lobbies
+                self.registry
                     .refuse(conn, &ArgumentError::LineTooLong { max_bytes });
             }
         }

@@ -8,20 +8,20 @@ use std::time::Instant;
 /// A table's number; the console writes it `s1`, `s2`, ... so that it names no GO!
 /// game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct GameId(pub u32);
+pub struct TableId(pub u32);
 
-impl GameId {
+impl TableId {
     /// The id the console wrote (`s3`), if it is one.
-    pub fn parse(text: &str) -> Option<GameId> {
+    pub fn parse(text: &str) -> Option<TableId> {
         let number = text.strip_prefix('s')?;
         if !number.bytes().all(|b| b.is_ascii_digit()) {
             return None;
         }
-        number.parse::<u32>().ok().filter(|&n| n > 0).map(GameId)
+        number.parse::<u32>().ok().filter(|&n| n > 0).map(TableId)
     }
 }
 
-impl fmt::Display for GameId {
+impl fmt::Display for TableId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "s{}", self.0)
     }
@@ -51,7 +51,7 @@ impl fmt::Display for Status {
 /// A table at a glance (the console's `games` row).
 #[derive(Clone, Debug)]
 pub struct Summary {
-    pub id: GameId,
+    pub id: TableId,
     pub status: Status,
     /// Names in join order (lobby) or turn order (game), each with `ready` or its
     /// points.
@@ -70,7 +70,7 @@ pub struct Summary {
 
 impl Summary {
     /// A lobby just opened, with nobody in it yet.
-    pub fn new(id: GameId, lobby: String) -> Summary {
+    pub fn new(id: TableId, lobby: String) -> Summary {
         Summary {
             id,
             status: Status::Lobby { name: lobby },

@@ -10,7 +10,7 @@
 //! and leaves like any other, it never slows the room.
 //!
 //! This file holds the loop, the state, the arrivals and the departures; the
-//! submodules add methods to [`Room`]:
+//! submodules add methods to `Room`:
 //! - `members`: who sits where (pure bookkeeping);
 //! - `play`: `Place`, `Pass`, `NewBoard`, `SendingBoard`, `SetName`, the end of a game
 //!   and its record;
@@ -109,7 +109,7 @@ struct Room {
     shutdown: Shutdown,
     summary: Arc<Mutex<RoomSummary>>,
     counters: Arc<Counters>,
-    /// Shared with the room that replaces this one after a panic.
+    /// Context with the room that replaces this one after a panic.
     records: Option<Arc<records::Writer>>,
     members: Members<Arc<Connection>>,
     /// The tickets of lines answered while a member is behind on its output.

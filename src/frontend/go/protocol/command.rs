@@ -47,15 +47,91 @@ pub enum ClientCommand {
 
 impl ClientCommand {
     /// The keyword, for logs and error messages.
-    pub fn keyword(&self) -> &'static str {
+    pub fn keyword(&self) -> Keyword {
         match self {
-            ClientCommand::Handshake { .. } => "HANDSHAKE",
-            ClientCommand::SetConfig { .. } => "SET_CONFIG",
-            ClientCommand::SetRematch { .. } => "SET_REMATCH",
-            ClientCommand::Move { .. } => "MOVE",
-            ClientCommand::Pass { .. } => "PASS",
-            ClientCommand::Exit { .. } => "EXIT",
+            ClientCommand::Handshake { .. } => Keyword::Handshake,
+            ClientCommand::SetConfig { .. } => Keyword::SetConfig,
+            ClientCommand::SetRematch { .. } => Keyword::SetRematch,
+            ClientCommand::Move { .. } => Keyword::Move,
+            ClientCommand::Pass { .. } => Keyword::Pass,
+            ClientCommand::Exit { .. } => Keyword::Exit,
         }
+    }
+}
+
+/// The first field of a client's line: which command it is. Matched once, here, from
+/// the text; everything after works with the enum.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Keyword {
+    /// `HANDSHAKE`
+    Handshake,
+    /// `SET_CONFIG`
+    SetConfig,
+    /// `SET_REMATCH`
+    SetRematch,
+    /// `MOVE`
+    Move,
+    /// `PASS` (the draft protocol's)
+    Pass,
+    /// `EXIT`
+    Exit,
+}
+
+impl Keyword {
+    /// Every keyword, in the order the "unknown command" message lists them.
+    pub const ALL: [Keyword; 6] = [
+        Keyword::Handshake,
+        Keyword::SetConfig,
+        Keyword::SetRematch,
+        Keyword::Move,
+        Keyword::Pass,
+        Keyword::Exit,
+    ];
+
+    /// How the protocol writes it.
+    pub fn word(self) -> &'static str {
+        match self {
+            Keyword::Handshake => "HANDSHAKE",
+            Keyword::SetConfig => "SET_CONFIG",
+            Keyword::SetRematch => "SET_REMATCH",
+            Keyword::Move => "MOVE",
+            Keyword::Pass => "PASS",
+            Keyword::Exit => "EXIT",
+        }
+    }
+
+    /// How many fields its line has, the keyword included.
+    fn fields(self) -> usize {
+        match self {
+            Keyword::Handshake | Keyword::SetRematch => 2,
+            Keyword::Pass | Keyword::Exit => 3,
+            Keyword::SetConfig | Keyword::Move => 4,
+        }
+    }
+
+    /// Its fields in order, as the error messages spell them out.
+    fn syntax(self) -> &'static str {
+        match self {
+            Keyword::Handshake => "HANDSHAKE, your name",
+            Keyword::SetConfig => {
+                "SET_CONFIG, game id, colour (0 random, 1 black, 2 white), board size"
+            }
+            Keyword::SetRematch => "SET_REMATCH, 1 for yes or 0 for no",
+            Keyword::Move => "MOVE, game id, your name, tile index (-1 to pass)",
+            Keyword::Pass => "PASS, game id, your name",
+            Keyword::Exit => "EXIT, game id, your name",
+        }
+    }
+
+    /// The keyword `text` is, written exactly.
+    fn find(text: &str) -> Option<Keyword> {
+        Keyword::ALL.into_iter().find(|k| k.word() == text)
+    }
+}
+
+impl fmt::Display for Keyword {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.word())
     }
 }
 
@@ -68,18 +144,18 @@ pub enum ParseError {
     /// The first field is no keyword we know.
     UnknownKeyword { got: String },
     /// The keyword is known but written in the wrong case.
-    WrongCase { got: String, keyword: &'static str },
+    WrongCase { got: String, keyword: Keyword },
     /// The keyword is right, the number of fields is not.
-    FieldCount { keyword: &'static str, got: usize },
+    FieldCount { keyword: Keyword, got: usize },
     /// A field that must be a number is not one (or is out of its range).
     NotANumber {
-        keyword: &'static str,
+        keyword: Keyword,
         field: &'static str,
         got: String,
     },
     /// A number field holds a value the command does not allow.
     BadValue {
-        keyword: &'static str,
+        keyword: Keyword,
         field: &'static str,
         expected: &'static str,
         got: String,
@@ -88,7 +164,7 @@ pub enum ParseError {
     BadName { reason: String },
     /// A number field is a number, but too large (or small) for its type.
     OutOfRange {
-        keyword: &'static str,
+        keyword: Keyword,
         field: &'static str,
         got: String,
     },
@@ -96,38 +172,6 @@ pub enum ParseError {
     LineTooLong { max_bytes: usize },
     /// The line is not UTF-8 text.
     NotUtf8,
-}
-
-/// Each command: its keyword, its number of fields (keyword included), and its fields
-/// in order as the error messages spell them out.
-const COMMANDS: [(&str, usize, &str); 6] = [
-    ("HANDSHAKE", 2, "HANDSHAKE, your name"),
-    (
-        "SET_CONFIG",
-        4,
-        "SET_CONFIG, game id, colour (0 random, 1 black, 2 white), board size",
-    ),
-    ("SET_REMATCH", 2, "SET_REMATCH, 1 for yes or 0 for no"),
-    (
-        "MOVE",
-        4,
-        "MOVE, game id, your name, tile index (-1 to pass)",
-    ),
-    ("PASS", 3, "PASS, game id, your name"),
-    ("EXIT", 3, "EXIT, game id, your name"),
-];
-
-/// The number of fields of `keyword` and how they are spelled out.
-fn syntax(keyword: &str) -> (usize, &'static str) {
-    COMMANDS
-        .iter()
-        .find(|(k, _, _)| *k == keyword)
-        .map_or((0, ""), |(_, count, text)| (*count, *text))
-}
-
-/// The commands a client may send, for the "unknown command" message.
-fn keywords() -> impl Iterator<Item = &'static str> {
-    COMMANDS.iter().map(|(k, _, _)| *k)
 }
 
 impl fmt::Display for ParseError {
@@ -140,19 +184,18 @@ impl fmt::Display for ParseError {
             ParseError::UnknownKeyword { got } => write!(
                 f,
                 "Unknown command '{got}': expected one of {}",
-                keywords().collect::<Vec<_>>().join(", ")
+                Keyword::ALL.map(Keyword::word).join(", ")
             ),
             ParseError::WrongCase { got, keyword } => write!(
                 f,
                 "Unknown command '{got}': commands are upper case, did you mean {keyword}?"
             ),
-            ParseError::FieldCount { keyword, got } => {
-                let (expected, fields) = syntax(keyword);
-                write!(
-                    f,
-                    "Expected {expected} fields joined by plus signs ({fields}), got {got}"
-                )
-            }
+            ParseError::FieldCount { keyword, got } => write!(
+                f,
+                "Expected {} fields joined by plus signs ({}), got {got}",
+                keyword.fields(),
+                keyword.syntax()
+            ),
             ParseError::NotANumber {
                 keyword,
                 field,
@@ -194,9 +237,12 @@ pub fn parse(line: &str) -> Result<ClientCommand, ParseError> {
     if fields.len() == 1 && keyword_text.is_empty() {
         return Err(ParseError::EmptyLine);
     }
-    let Some(keyword) = keywords().find(|k| *k == keyword_text) else {
+    let Some(keyword) = Keyword::find(keyword_text) else {
         return Err(
-            match keywords().find(|k| k.eq_ignore_ascii_case(keyword_text)) {
+            match Keyword::ALL
+                .into_iter()
+                .find(|k| k.word().eq_ignore_ascii_case(keyword_text))
+            {
                 Some(keyword) => ParseError::WrongCase {
                     got: clip(keyword_text),
                     keyword,
@@ -207,7 +253,7 @@ pub fn parse(line: &str) -> Result<ClientCommand, ParseError> {
             },
         );
     };
-    if fields.len() != syntax(keyword).0 {
+    if fields.len() != keyword.fields() {
         return Err(ParseError::FieldCount {
             keyword,
             got: fields.len(),
@@ -215,15 +261,15 @@ pub fn parse(line: &str) -> Result<ClientCommand, ParseError> {
     }
     let args = &fields[1..];
     match keyword {
-        "HANDSHAKE" => Ok(ClientCommand::Handshake {
+        Keyword::Handshake => Ok(ClientCommand::Handshake {
             name: valid_name(args[0])?,
         }),
-        "SET_CONFIG" => Ok(ClientCommand::SetConfig {
+        Keyword::SetConfig => Ok(ClientCommand::SetConfig {
             game_id: game_id(keyword, args[0])?,
             colour: colour_choice(args[1])?,
             size: number::<u32>(keyword, "board size", args[2])?,
         }),
-        "SET_REMATCH" => match number::<i64>(keyword, "the answer", args[0])? {
+        Keyword::SetRematch => match number::<i64>(keyword, "the answer", args[0])? {
             1 => Ok(ClientCommand::SetRematch { rematch: true }),
             0 => Ok(ClientCommand::SetRematch { rematch: false }),
             other => Err(ParseError::BadValue {
@@ -233,28 +279,28 @@ pub fn parse(line: &str) -> Result<ClientCommand, ParseError> {
                 got: other.to_string(),
             }),
         },
-        "MOVE" => Ok(ClientCommand::Move {
+        Keyword::Move => Ok(ClientCommand::Move {
             game_id: game_id(keyword, args[0])?,
             player: args[1].to_string(),
             index: number::<i64>(keyword, "tile index (-1 to pass)", args[2])?,
         }),
-        "PASS" => Ok(ClientCommand::Pass {
+        Keyword::Pass => Ok(ClientCommand::Pass {
             game_id: game_id(keyword, args[0])?,
             player: args[1].to_string(),
         }),
-        _ => Ok(ClientCommand::Exit {
+        Keyword::Exit => Ok(ClientCommand::Exit {
             game_id: game_id(keyword, args[0])?,
             player: args[1].to_string(),
         }),
     }
 }
 
-fn game_id(keyword: &'static str, text: &str) -> Result<GameId, ParseError> {
+fn game_id(keyword: Keyword, text: &str) -> Result<GameId, ParseError> {
     number::<u32>(keyword, "game id", text).map(GameId)
 }
 
 fn number<T: std::str::FromStr>(
-    keyword: &'static str,
+    keyword: Keyword,
     field: &'static str,
     text: &str,
 ) -> Result<T, ParseError> {
@@ -277,12 +323,12 @@ fn number<T: std::str::FromStr>(
 }
 
 fn colour_choice(text: &str) -> Result<ColourChoice, ParseError> {
-    match number::<i64>("SET_CONFIG", "colour", text)? {
+    match number::<i64>(Keyword::SetConfig, "colour", text)? {
         0 => Ok(ColourChoice::Random),
         1 => Ok(ColourChoice::Black),
         2 => Ok(ColourChoice::White),
         other => Err(ParseError::BadValue {
-            keyword: "SET_CONFIG",
+            keyword: Keyword::SetConfig,
             field: "colour",
             expected: "0 (random), 1 (black) or 2 (white)",
             got: other.to_string(),

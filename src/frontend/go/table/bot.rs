@@ -15,10 +15,10 @@ use crate::frontend::go::thinker::{Answer, Question, Thinker, Turn};
 use std::time::{Duration, Instant};
 
 impl Table {
-    /// The lobby seats the bot (granted `name`) as the partner of the waiting leader.
+    /// The registry seats the bot (granted `name`) as the partner of the waiting leader.
     pub(super) fn seat_bot(&mut self, name: String) {
         if self.seats.len() != 1 || self.phase != Phase::Gathering {
-            // The lobby seats the bot only in a game on its waiting queue, which has
+            // The registry seats the bot only in a game on its waiting queue, which has
             // exactly one seat taken; its name is freed when this game ends.
             log::warn!("game {}: no free seat for the bot {name}", self.id);
             return;
@@ -50,8 +50,8 @@ impl Table {
         if self.phase != Phase::Gathering || self.seats.len() != 1 {
             return;
         }
-        // On success the lobby sends SeatBot to this game's inbox.
-        if let Err(refused) = self.seating.seat_bot(self.id) {
+        // On success the registry sends SeatBot to this game's inbox.
+        if let Err(refused) = self.matchmaker.seat_bot(self.id) {
             log::debug!("game {}: the bot stays out: {refused}", self.id);
         }
     }
@@ -82,7 +82,7 @@ impl Table {
             return;
         };
         let mut budget = Budget::until(Instant::now() + self.bot_think());
-        if let Some(playouts) = self.shared.settings.bot_playouts {
+        if let Some(playouts) = self.context.settings.bot_playouts {
             budget = budget.with_playouts(playouts);
         }
         thinker.ask(Question {
@@ -97,8 +97,8 @@ impl Table {
     /// How long the bot may think: `--bot-think-ms`, but at most half the move
     /// timeout, so the bot never loses on time.
     fn bot_think(&self) -> Duration {
-        let think = self.shared.settings.bot_think;
-        match self.shared.settings.move_timeout {
+        let think = self.context.settings.bot_think;
+        match self.context.settings.move_timeout {
             Some(timeout) => think.min(timeout / 2),
             None => think,
         }

@@ -29,7 +29,7 @@ impl Table {
         self.announce_end(winner, message, &result);
         self.send_all(&ServerMessage::RequestRematch);
         self.phase = Phase::RematchPending;
-        self.deadline = deadline_in(self.shared.settings.rematch_timeout);
+        self.deadline = deadline_in(self.context.settings.rematch_timeout);
     }
 
     /// A player left: in play the other wins; before the start the game re-forms.
@@ -56,14 +56,14 @@ impl Table {
                 }
                 let departed = self.seats.remove(seat);
                 if let Some(conn) = departed.conn() {
-                    self.seating.unseat(self.id, conn.id);
+                    self.matchmaker.unseat(self.id, conn.id);
                 }
                 if seat == 0 {
                     // The leader is gone before the start: its partner, if any, is
                     // matched anew (a waiting game, or a new one it leads); the bot
                     // just goes, and its helper thread with it.
                     if let Some(Occupant::Client(partner)) = self.seats.pop().map(|s| s.occupant) {
-                        self.seating.reseat(partner);
+                        self.matchmaker.reseat(partner);
                     }
                     self.phase = Phase::Over;
                 } else {
@@ -92,7 +92,7 @@ impl Table {
     /// again, and the bot's clock starts again.
     pub(super) fn wait_again(&mut self) {
         let joined = match self.seats.first().map(|s| &s.occupant) {
-            Some(Occupant::Client(leader)) => self.seating.requeue(self.id, leader),
+            Some(Occupant::Client(leader)) => self.matchmaker.requeue(self.id, leader),
             // The leader is always a client; should a game ever lack one, it ends.
             _ => true,
         };
@@ -100,7 +100,7 @@ impl Table {
             self.seats.clear();
             self.phase = Phase::Over;
         } else {
-            self.bot_due = deadline_in(self.shared.settings.bot_after);
+            self.bot_due = deadline_in(self.context.settings.bot_after);
         }
     }
 
@@ -110,7 +110,7 @@ impl Table {
             Phase::Gathering => {
                 let random = random_colour(&mut self.rng);
                 self.config = Some(GameConfig {
-                    size: self.shared.settings.default_board_size(),
+                    size: self.context.settings.default_board_size(),
                     leader_colour: random,
                     defaulted: true,
                 });
@@ -122,7 +122,11 @@ impl Table {
             Phase::Playing => {
                 let Some(game) = &self.game else { return };
                 let late = game.to_move();
-                let seconds = self.shared.settings.move_timeout.map_or(0, |t| t.as_secs());
+                let seconds = self
+                    .context
+                    .settings
+                    .move_timeout
+                    .map_or(0, |t| t.as_secs());
                 let message = format!(
                     "{} did not move within {seconds} s: {} wins",
                     self.name_of(late),
@@ -161,7 +165,7 @@ impl Table {
         log::info!("game {} finished: {message}", self.id);
         let text = sgf::write(game, &self.record_info(result));
         // The record is on disk before the players hear the game has ended.
-        if let Some(dir) = &self.shared.settings.records {
+        if let Some(dir) = &self.context.settings.records {
             let seconds = records::unix_seconds();
             let file_name = format!("game-{}-{seconds}-{}.sgf", self.id, self.round);
             records::save(dir, &file_name, &text, &format!("game {}", self.id));

@@ -7,18 +7,18 @@ use crate::frontend::go::protocol::{ColourChoice, GameId, ServerMessage};
 use std::time::{Instant, SystemTime};
 
 impl Table {
-    /// Seats a player the lobby has matched to this game. The lobby has already told
+    /// Seats a player the registry has matched to this game. The registry has already told
     /// it so (ACKNOWLEDGE_HANDSHAKE, and REQUEST_CONFIG to a leader): its answer to a
     /// HANDSHAKE costs no hand-off to this thread.
     pub(super) fn join(&mut self, player: Player) {
         let is_leader = self.seats.is_empty();
         if self.seats.len() >= 2 || self.phase != Phase::Gathering {
-            // Not reached: the lobby seats a partner only in a game on its waiting
+            // Not reached: the registry seats a partner only in a game on its waiting
             // queue, which a game leaves before it starts or its leader departs.
             // Should it happen, the player is matched anew (with a fresh
             // ACKNOWLEDGE_HANDSHAKE) rather than stranded.
             log::warn!("game {}: no free seat for {}", self.id, player.name);
-            self.seating.reseat(player);
+            self.matchmaker.reseat(player);
             return;
         }
         log::info!(
@@ -32,8 +32,8 @@ impl Table {
             colour: Colour::Black,
         });
         if is_leader {
-            self.deadline = deadline_in(self.shared.settings.config_timeout);
-            self.bot_due = deadline_in(self.shared.settings.bot_after);
+            self.deadline = deadline_in(self.context.settings.config_timeout);
+            self.bot_due = deadline_in(self.context.settings.bot_after);
         } else {
             self.partner_seated();
         }
@@ -49,9 +49,9 @@ impl Table {
     }
 
     /// REQUEST_CONFIG again to a leader that still owes its configuration (the first
-    /// one came from the lobby, with ACKNOWLEDGE_HANDSHAKE).
+    /// one came from the registry, with ACKNOWLEDGE_HANDSHAKE).
     pub(super) fn request_config(&self) {
-        let max = self.shared.settings.max_board_size;
+        let max = self.context.settings.max_board_size;
         self.send(0, &ServerMessage::request_config(self.id, max));
     }
 
@@ -62,7 +62,7 @@ impl Table {
         colour: ColourChoice,
         size: u32,
     ) {
-        let max = self.shared.settings.max_board_size;
+        let max = self.context.settings.max_board_size;
         let refusal = if seat != 0 {
             Some(format!(
                 "Only the leader of game {}, {}, sends SET_CONFIG",
@@ -122,7 +122,7 @@ impl Table {
     /// ACKNOWLEDGE_CONFIG to each.
     pub(super) fn start(&mut self) {
         let Some(config) = self.config else { return };
-        let game = match go::Game::new(config.size, self.shared.settings.rules) {
+        let game = match go::Game::new(config.size, self.context.settings.rules) {
             Ok(game) => game,
             Err(e) => {
                 log::error!("game {}: cannot start: {e}", self.id);
@@ -133,7 +133,7 @@ impl Table {
         self.seats[0].colour = config.leader_colour;
         self.seats[1].colour = config.leader_colour.opponent();
         self.game = Some(game);
-        self.seating.stop_waiting(self.id);
+        self.matchmaker.stop_waiting(self.id);
         self.begin_round();
         log::info!(
             "game {} started: {} ({}) vs {} ({}), {n}x{n}",
@@ -171,6 +171,6 @@ impl Table {
     }
 
     pub(super) fn move_deadline(&self) -> Option<Instant> {
-        deadline_in(self.shared.settings.move_timeout)
+        deadline_in(self.context.settings.move_timeout)
     }
 }

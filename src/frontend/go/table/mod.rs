@@ -1,13 +1,13 @@
-//! One game's loop: the GO! flow from the leader's arrival (the lobby has answered its
+//! One game's loop: the GO! flow from the leader's arrival (the registry has answered its
 //! HANDSHAKE) to the last rematch answer, driven by a `select!` over the game's inbox, the shutdown signal and the
 //! game's one clock (config, move or rematch deadline, whichever applies).
 //!
 //! This file holds the loop, the game's state and the dispatch of commands; the steps
-//! of the flow are in the submodules, each adding methods to [`Table`]:
+//! of the flow are in the submodules, each adding methods to `Table`:
 //! - `gathering`: the players' arrival, the configuration, the start of each round;
 //! - `playing`: moves and passes, EXIT, rematch answers;
 //! - `ending`: how a game ends (passes, the move limit, departures, clocks, shutdown);
-//! - `bot`: the practice bot in a seat: seating it, asking it, playing its answers;
+//! - `bot`: the practice bot in a seat: matchmaker it, asking it, playing its answers;
 //! - `view`: what the console sees.
 //!
 //! A seat holds a client (with its connection) or the practice bot (with its helper
@@ -16,12 +16,12 @@
 //! lines for its seat are simply not sent.
 
 use super::event::{BotRefused, GameEvent, Player};
-use super::protocol::{ClientCommand, GameId, GameState, ParseError, ServerMessage};
+use super::protocol::{ClientCommand, GameId, GameState, Keyword, ParseError, ServerMessage};
 use super::summary::GameSummary;
 use super::thinker::{Answer, Thinker, Turn};
 use crate::engine::go::{self, Colour};
 use crate::engine::rng::Rng;
-use crate::frontend::{Departure, Shared, deadline_in};
+use crate::frontend::{Context, Departure, deadline_in};
 use crate::net::{CloseReason, ConnId, Connection, Ticket};
 use crate::workers::Finished;
 use crossbeam_channel::{Receiver, RecvTimeoutError, at, never, select};
@@ -37,10 +37,10 @@ mod gathering;
 mod playing;
 mod view;
 
-/// What a game loop asks of matchmaking. The lobby implements it; a game loop knows
-/// the lobby only through this trait, so the lobby can start game loops without the
+/// What a game loop asks of matchmaking. The registry implements it; a game loop knows
+/// the registry only through this trait, so the registry can start game loops without the
 /// loops depending on it.
-pub trait Seating: Send + Sync {
+pub trait Matchmaker: Send + Sync {
     /// Seats again a player whose game broke up before it started: it joins the
     /// oldest waiting game, or leads a new one, and is told so with a fresh
     /// ACKNOWLEDGE_HANDSHAKE (and REQUEST_CONFIG as a leader). Nobody is stranded.
@@ -86,20 +86,20 @@ pub trait Seating: Send + Sync {
 /// leftovers are no longer answered (logged).
 const LEFTOVER_WAIT: Duration = Duration::from_secs(10);
 
-/// Starts the loop of game `id` on a thread of its own (from `shared.threads`).
+/// Starts the loop of game `id` on a thread of its own (from `context.game_threads`).
 ///
 /// # Errors
 ///
 /// When no thread can be had.
 pub fn spawn(
     id: GameId,
-    seating: Arc<dyn Seating>,
-    shared: Shared,
+    matchmaker: Arc<dyn Matchmaker>,
+    context: Context,
     events: Receiver<GameEvent>,
     summary: Arc<Mutex<GameSummary>>,
 ) -> io::Result<Finished> {
-    let threads = Arc::clone(&shared.threads);
-    threads.run(move || run(id, &seating, shared, &events, summary))
+    let threads = Arc::clone(&context.game_threads);
+    threads.run(move || run(id, &matchmaker, context, &events, summary))
 }
 
 /// Runs game `id` until it is over, then answers what is left in its inbox where each
@@ -107,15 +107,15 @@ pub fn spawn(
 /// freed.
 fn run(
     id: GameId,
-    seating: &Arc<dyn Seating>,
-    shared: Shared,
+    matchmaker: &Arc<dyn Matchmaker>,
+    context: Context,
     events: &Receiver<GameEvent>,
     summary: Arc<Mutex<GameSummary>>,
 ) {
     let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
-        Table::new(id, Arc::clone(seating), shared, summary).serve(events);
+        Table::new(id, Arc::clone(matchmaker), context, summary).serve(events);
     }));
-    let players = seating.close_game(id);
+    let players = matchmaker.close_game(id);
     if outcome.is_err() {
         log::error!("game {id}: internal error, game stopped");
         for conn in &players {
@@ -134,7 +134,7 @@ fn run(
     drop(players);
     loop {
         match events.recv_timeout(LEFTOVER_WAIT) {
-            Ok(event) => answer_leftover(seating, event),
+            Ok(event) => answer_leftover(matchmaker, event),
             Err(RecvTimeoutError::Disconnected) => return,
             Err(RecvTimeoutError::Timeout) => {
                 log::warn!(
@@ -148,16 +148,16 @@ fn run(
 }
 
 /// Answers an event that reached a game after it ended, where it belongs now.
-fn answer_leftover(seating: &Arc<dyn Seating>, event: GameEvent) {
+fn answer_leftover(matchmaker: &Arc<dyn Matchmaker>, event: GameEvent) {
     match event {
-        GameEvent::Join(player) => seating.reseat(player),
+        GameEvent::Join(player) => matchmaker.reseat(player),
         // Its name was freed when the game was closed.
         GameEvent::SeatBot(_) => {}
         GameEvent::Line {
             from,
             command,
             ticket,
-        } => seating.redispatch(&from, command, ticket),
+        } => matchmaker.redispatch(&from, command, ticket),
         GameEvent::Kick(conn) => conn.close(CloseReason::Kicked),
         GameEvent::Left { .. } | GameEvent::Inspect(_) => {}
         #[cfg(test)]
@@ -222,8 +222,8 @@ impl Seat {
 /// The state of one game, owned by its loop.
 struct Table {
     id: GameId,
-    seating: Arc<dyn Seating>,
-    shared: Shared,
+    matchmaker: Arc<dyn Matchmaker>,
+    context: Context,
     summary: Arc<Mutex<GameSummary>>,
     /// The leader first, then the partner.
     seats: Vec<Seat>,
@@ -254,14 +254,14 @@ struct Table {
 impl Table {
     fn new(
         id: GameId,
-        seating: Arc<dyn Seating>,
-        shared: Shared,
+        matchmaker: Arc<dyn Matchmaker>,
+        context: Context,
         summary: Arc<Mutex<GameSummary>>,
     ) -> Table {
-        let mut rng = shared.settings.game_rng("go", u64::from(id.0));
+        let mut rng = context.settings.game_rng("go", u64::from(id.0));
         Table {
             id,
-            seating,
+            matchmaker,
             summary,
             seats: Vec::with_capacity(2),
             config: None,
@@ -275,14 +275,14 @@ impl Table {
             rng,
             bot_due: None,
             bot_asked: None,
-            shared,
+            context,
         }
     }
 
     /// The loop: one event, timer, bot answer or shutdown at a time, until the game
     /// is over.
     fn serve(mut self, events: &Receiver<GameEvent>) {
-        let shutdown = self.shared.shutdown.signal();
+        let shutdown = self.context.shutdown.signal();
         while self.phase != Phase::Over {
             let timer = self.deadline.map(at).unwrap_or_else(never);
             let bot_timer = self.bot_due.map(at).unwrap_or_else(never);
@@ -290,7 +290,7 @@ impl Table {
             select! {
                 recv(events) -> event => match event {
                     Ok(event) => self.handle(event),
-                    // Cannot happen while the lobby lists the game; stop quietly if it does.
+                    // Cannot happen while the registry lists the game; stop quietly if it does.
                     Err(_) => self.phase = Phase::Over,
                 },
                 recv(shutdown) -> _ => self.shut_down(),
@@ -423,9 +423,9 @@ impl Table {
                 game_id,
                 player,
                 index,
-            }) => self.play(seat, "MOVE", game_id, &player, index),
+            }) => self.play(seat, Keyword::Move, game_id, &player, index),
             Ok(ClientCommand::Pass { game_id, player }) => {
-                self.play(seat, "PASS", game_id, &player, -1);
+                self.play(seat, Keyword::Pass, game_id, &player, -1);
             }
             Ok(ClientCommand::SetRematch { rematch }) => self.answer_rematch(seat, rematch),
             Ok(ClientCommand::Exit { game_id, player }) => self.exit(seat, game_id, &player),

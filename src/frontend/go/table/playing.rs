@@ -3,8 +3,8 @@
 use super::{Phase, Table, state_of};
 use crate::engine::go::{IllegalMove, Move, Point};
 use crate::frontend::Departure;
-use crate::frontend::go::lobby::EXIT;
-use crate::frontend::go::protocol::{GameId, ServerMessage};
+use crate::frontend::go::protocol::{GameId, Keyword, ServerMessage};
+use crate::frontend::go::registry::EXIT;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
@@ -14,7 +14,7 @@ impl Table {
     pub(super) fn play(
         &mut self,
         seat: usize,
-        keyword: &str,
+        keyword: Keyword,
         game_id: GameId,
         name: &str,
         index: i64,
@@ -69,7 +69,7 @@ impl Table {
             Move::Pass => -1,
             Move::Play(point) => i64::try_from(point.index(size)).unwrap_or(-1),
         };
-        let limit = self.shared.settings.moves_per_point * size * size;
+        let limit = self.context.settings.moves_per_point * size * size;
         let at_limit = game.moves().len() >= limit;
         let message = ServerMessage::AcknowledgeMove {
             game_id: self.id,
@@ -78,7 +78,7 @@ impl Table {
             state: state_of(game, report.game_over || at_limit),
         };
         self.accepted(seat);
-        self.shared.counters.moves.fetch_add(1, Ordering::Relaxed);
+        self.context.counters.moves.fetch_add(1, Ordering::Relaxed);
         self.send_all_from(seat, &message);
         if report.game_over {
             self.finish_by_score("Both players passed");
@@ -94,7 +94,7 @@ impl Table {
     pub(super) fn identity_error(
         &self,
         seat: usize,
-        keyword: &str,
+        keyword: Keyword,
         game_id: GameId,
         name: &str,
     ) -> Option<String> {
@@ -132,7 +132,7 @@ impl Table {
     }
 
     pub(super) fn exit(&mut self, seat: usize, game_id: GameId, name: &str) {
-        if let Some(reason) = self.identity_error(seat, "EXIT", game_id, name) {
+        if let Some(reason) = self.identity_error(seat, Keyword::Exit, game_id, name) {
             return self.reject(seat, reason);
         }
         let Some(conn) = self.conn(seat).map(Arc::clone) else {

@@ -31,8 +31,8 @@ impl Table {
             summary.record = Some(text.clone());
         }
         // The players are free before they read SCORE, so they may JOIN at once.
-        self.seating.close_game(self.id);
-        if let Some(dir) = &self.shared.settings.records {
+        self.registrar.close_game(self.id);
+        if let Some(dir) = &self.context.settings.records {
             let file_name = format!("spectrangle-{}-{}.txt", self.id, records::unix_seconds());
             records::save(dir, &file_name, &text, &format!("spectrangle {}", self.id));
         }

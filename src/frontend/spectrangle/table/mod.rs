@@ -16,10 +16,10 @@ mod view;
 
 use super::event::{Member, TableEvent};
 use super::protocol::{Command, Extension, ServerMessage};
-use super::summary::{GameId, Summary};
+use super::summary::{Summary, TableId};
 use crate::engine::rng::Rng;
 use crate::engine::spectrangle::Game;
-use crate::frontend::{Departure, Shared, deadline_in};
+use crate::frontend::{Context, Departure, deadline_in};
 use crate::net::{Brake, ConnId, Connection, Ticket};
 use crate::workers::Finished;
 use crossbeam_channel::{Receiver, at, never, select};
@@ -32,45 +32,45 @@ use std::time::Instant;
 
 /// What a table asks of the registry. The registry implements it; a table knows the
 /// registry only through this trait.
-pub trait Seating: Send + Sync {
+pub trait Registrar: Send + Sync {
     /// The game is over: its players sit nowhere and their names are free, so they may
     /// JOIN again the moment they read SCORE. Returns the connections that sat there.
-    fn close_game(&self, game: GameId) -> Vec<Arc<Connection>>;
+    fn close_game(&self, game: TableId) -> Vec<Arc<Connection>>;
 
     /// Handles a move that reached the table after its game ended, where its client
     /// is now; the ticket goes with it.
     fn redispatch(&self, from: &Arc<Connection>, command: Command, ticket: Ticket);
 }
 
-/// Starts the loop of table `id` on a thread of its own (from `shared.threads`).
+/// Starts the loop of table `id` on a thread of its own (from `context.game_threads`).
 ///
 /// # Errors
 ///
 /// When no thread can be had.
 pub fn spawn(
-    id: GameId,
-    seating: Arc<dyn Seating>,
-    shared: Shared,
+    id: TableId,
+    registrar: Arc<dyn Registrar>,
+    context: Context,
     events: Receiver<TableEvent>,
     summary: Arc<Mutex<Summary>>,
 ) -> io::Result<Finished> {
-    let threads = Arc::clone(&shared.threads);
-    threads.run(move || run(id, &seating, shared, &events, summary))
+    let threads = Arc::clone(&context.game_threads);
+    threads.run(move || run(id, &registrar, context, &events, summary))
 }
 
 /// Runs table `id` until its lobby empties or its game is over, then answers what is
 /// left in its inbox. A panic inside ends this table only: its players are told.
 fn run(
-    id: GameId,
-    seating: &Arc<dyn Seating>,
-    shared: Shared,
+    id: TableId,
+    registrar: &Arc<dyn Registrar>,
+    context: Context,
     events: &Receiver<TableEvent>,
     summary: Arc<Mutex<Summary>>,
 ) {
     let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
-        Table::new(id, Arc::clone(seating), shared, summary).serve(events);
+        Table::new(id, Arc::clone(registrar), context, summary).serve(events);
     }));
-    let players = seating.close_game(id);
+    let players = registrar.close_game(id);
     if outcome.is_err() {
         log::error!("spectrangle table {id}: internal error, table stopped");
         let message = ServerMessage::error(
@@ -91,7 +91,7 @@ fn run(
             ticket,
         } = event
         {
-            seating.redispatch(&from, command, ticket);
+            registrar.redispatch(&from, command, ticket);
         }
     }
 }
@@ -109,9 +109,9 @@ enum Phase {
 
 /// The state of one table, owned by its loop.
 struct Table {
-    id: GameId,
-    seating: Arc<dyn Seating>,
-    shared: Shared,
+    id: TableId,
+    registrar: Arc<dyn Registrar>,
+    context: Context,
     summary: Arc<Mutex<Summary>>,
     /// In join order in the lobby, in turn order once the game starts: player `i` of
     /// the game is `members[i]`.
@@ -135,16 +135,16 @@ struct Table {
 
 impl Table {
     fn new(
-        id: GameId,
-        seating: Arc<dyn Seating>,
-        shared: Shared,
+        id: TableId,
+        registrar: Arc<dyn Registrar>,
+        context: Context,
         summary: Arc<Mutex<Summary>>,
     ) -> Table {
-        let rng = shared.settings.game_rng("spectrangle", u64::from(id.0));
+        let rng = context.settings.game_rng("spectrangle", u64::from(id.0));
         Table {
             id,
-            seating,
-            shared,
+            registrar,
+            context,
             summary,
             members: Vec::new(),
             ready: HashSet::new(),
@@ -160,7 +160,7 @@ impl Table {
 
     /// The loop: one event, timer or shutdown at a time, until the table is done.
     fn serve(mut self, events: &Receiver<TableEvent>) {
-        let shutdown = self.shared.shutdown.signal();
+        let shutdown = self.context.shutdown.signal();
         while self.phase != Phase::Over {
             let timer = self.deadline.map(at).unwrap_or_else(never);
             select! {

@@ -102,7 +102,7 @@ impl Table {
                 if let Some(drawn) = drawn {
                     self.announce(&drawn);
                 }
-                self.shared.counters.moves.fetch_add(1, Ordering::Relaxed);
+                self.context.counters.moves.fetch_add(1, Ordering::Relaxed);
                 self.after_turn();
             }
         }
@@ -139,7 +139,7 @@ impl Table {
     }
 
     fn move_deadline(&self) -> Option<std::time::Instant> {
-        deadline_in(self.shared.settings.move_timeout)
+        deadline_in(self.context.settings.move_timeout)
     }
 
     /// The name of player `player` (turn order).

@@ -16,10 +16,10 @@ use super::protocol::{
     ArgumentError, Command, ErrorCode, Extension, Keyword, LobbyName, PlayerName, Request,
     ServerMessage, Unrecognized,
 };
-use super::summary::{GameId, Status, Summary};
-use super::table::{self, Seating};
+use super::summary::{Status, Summary, TableId};
+use super::table::{self, Registrar};
 use crate::engine::spectrangle::MAX_PLAYERS;
-use crate::frontend::{Departure, FINISHED_KEPT, Shared};
+use crate::frontend::{Context, Departure, FINISHED_KEPT};
 use crate::net::{CloseReason, ConnId, Connection, Depth, Inbox, Ticket};
 use crate::workers::Finished;
 use parking_lot::Mutex;
@@ -44,7 +44,7 @@ struct Client {
     /// The name it holds while it sits in a lobby or a game.
     name: Option<PlayerName>,
     /// The table (lobby or game) it sits at.
-    table: Option<GameId>,
+    table: Option<TableId>,
     /// When it connected, until it first sits at a table: its JOIN timeout runs from
     /// here. `None` once it has joined: the timeout is for connections that never
     /// identify, and after `EXIT` or `SCORE` closing is the client's (SPECTRANGLE.md,
@@ -80,21 +80,21 @@ struct State {
     clients: HashMap<ConnId, Client>,
     /// Names held by clients in a lobby or a game.
     names: HashSet<PlayerName>,
-    /// Lobbies and games, oldest first.
-    tables: BTreeMap<GameId, TableEntry>,
+    /// Registry and games, oldest first.
+    tables: BTreeMap<TableId, TableEntry>,
     finished: VecDeque<Summary>,
     next_id: u32,
     /// The table loops started, waited for at shutdown.
     loops: Vec<Finished>,
 }
 
-/// The registry. Shared by every connection thread and table loop.
-pub struct Lobbies {
+/// The registry. Context by every connection thread and table loop.
+pub struct Registry {
     state: Mutex<State>,
-    /// Itself, for the table loops it starts (they hold it as their `Seating`).
-    me: Weak<Lobbies>,
+    /// Itself, for the table loops it starts (they hold it as their `Registrar`).
+    me: Weak<Registry>,
     /// What the tables it starts share: settings, shutdown, counters.
-    pub shared: Shared,
+    pub context: Context,
     /// How deep the tables' inboxes have been.
     pub depth: Arc<Depth>,
 }
@@ -104,21 +104,21 @@ type Refusal = (ErrorCode, String);
 
 /// A lobby opened under the lock, whose loop is started after it is released.
 struct NewTable {
-    id: GameId,
+    id: TableId,
     events: crossbeam_channel::Receiver<TableEvent>,
     summary: Arc<Mutex<Summary>>,
 }
 
-impl Lobbies {
+impl Registry {
     /// An empty registry whose tables share `shared`.
-    pub fn new(shared: Shared) -> Arc<Lobbies> {
-        Arc::new_cyclic(|me| Lobbies {
+    pub fn new(context: Context) -> Arc<Registry> {
+        Arc::new_cyclic(|me| Registry {
             state: Mutex::new(State {
                 next_id: 1,
                 ..State::default()
             }),
             me: me.clone(),
-            shared,
+            context,
             depth: Depth::new(TABLE_INBOX_BOUND),
         })
     }
@@ -364,12 +364,12 @@ impl Lobbies {
     }
 
     /// Opens a lobby named `name`, or the lowest free default name when `None`.
-    fn open_lobby(&self, state: &mut State, name: Option<LobbyName>) -> (GameId, NewTable) {
+    fn open_lobby(&self, state: &mut State, name: Option<LobbyName>) -> (TableId, NewTable) {
         // A lobby named like a default one (`JOIN Ann default-2` with multilobby) is
         // one: plain JOINs go there too.
         let default = name.as_ref().is_none_or(|n| is_default_name(n.as_str()));
         let name = name.unwrap_or_else(|| free_default_name(state));
-        let id = GameId(state.next_id);
+        let id = TableId(state.next_id);
         state.next_id += 1;
         let (inbox, events) = crate::net::inbox(&self.depth);
         let summary = Arc::new(Mutex::new(Summary::new(id, name.to_string())));
@@ -394,13 +394,13 @@ impl Lobbies {
 
     fn start_thread(&self, new_table: NewTable) {
         let Some(me) = self.me.upgrade() else { return };
-        let seating: Arc<dyn Seating> = me;
+        let registrar: Arc<dyn Registrar> = me;
         let NewTable {
             id,
             events,
             summary,
         } = new_table;
-        match table::spawn(id, seating, self.shared.clone(), events, summary) {
+        match table::spawn(id, registrar, self.context.clone(), events, summary) {
             Ok(finished) => {
                 let mut state = self.state.lock();
                 state.loops.retain(|f| !f.is_finished());
@@ -516,7 +516,7 @@ impl Lobbies {
     /// Removes a table: its members sit nowhere and their names are free; its summary
     /// (marked finished, if it was a game) is kept for the console. Returns the
     /// connections that sat there.
-    fn remove_table(&self, id: GameId) -> Vec<Arc<Connection>> {
+    fn remove_table(&self, id: TableId) -> Vec<Arc<Connection>> {
         let mut state = self.state.lock();
         let Some(table) = state.tables.remove(&id) else {
             return Vec::new();
@@ -528,7 +528,7 @@ impl Lobbies {
             while state.finished.len() > FINISHED_KEPT {
                 state.finished.pop_front();
             }
-            self.shared
+            self.context
                 .counters
                 .games_finished
                 .fetch_add(1, Ordering::Relaxed);
@@ -549,7 +549,7 @@ impl Lobbies {
     }
 
     /// Every connected client: connection, name, table.
-    pub fn clients(&self) -> Vec<(Arc<Connection>, Option<String>, Option<GameId>)> {
+    pub fn clients(&self) -> Vec<(Arc<Connection>, Option<String>, Option<TableId>)> {
         let state = self.state.lock();
         state
             .clients
@@ -576,12 +576,12 @@ impl Lobbies {
     }
 
     /// The inbox of live table `id`.
-    pub fn inbox(&self, id: GameId) -> Option<Inbox<TableEvent>> {
+    pub fn inbox(&self, id: TableId) -> Option<Inbox<TableEvent>> {
         self.state.lock().tables.get(&id).map(|t| t.inbox.clone())
     }
 
     /// The connections seated at table `id`.
-    pub fn members(&self, id: GameId) -> Vec<Arc<Connection>> {
+    pub fn members(&self, id: TableId) -> Vec<Arc<Connection>> {
         let state = self.state.lock();
         state
             .tables
@@ -612,8 +612,8 @@ impl Lobbies {
     }
 }
 
-impl Seating for Lobbies {
-    fn close_game(&self, id: GameId) -> Vec<Arc<Connection>> {
+impl Registrar for Registry {
+    fn close_game(&self, id: TableId) -> Vec<Arc<Connection>> {
         self.remove_table(id)
     }
 
@@ -723,21 +723,21 @@ mod tests {
     /// meanwhile): each of the steps that act on the table says so, for error 7.
     #[test]
     fn a_client_at_no_table_is_told_its_command_found_no_table() {
-        let lobbies = Lobbies::new(Shared::standalone(Settings::default(), Shutdown::new()));
+        let registry = Registry::new(Context::standalone(Settings::default(), Shutdown::new()));
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
         let _client = TcpStream::connect(listener.local_addr().expect("addr")).expect("connect");
         let (socket, peer) = listener.accept().expect("accept");
         let flusher = Arc::new(Flusher::default());
         let conn = Connection::new(ConnId(1), socket, peer, OutboxLimits::default(), flusher)
             .expect("connection");
-        lobbies.connect(&conn);
+        registry.connect(&conn);
 
         let (ticket, _awaited) = crate::net::ticket();
-        assert!(!lobbies.ready(conn.id, ticket));
-        assert!(!lobbies.leave(conn.id, Departure::Exited, None));
+        assert!(!registry.ready(conn.id, ticket));
+        assert!(!registry.leave(conn.id, Departure::Exited, None));
         let text = "hi".to_string();
         let (ticket, _awaited) = crate::net::ticket();
-        assert!(!lobbies.forward(conn.id, |from| TableEvent::Chat { from, text, ticket }));
+        assert!(!registry.forward(conn.id, |from| TableEvent::Chat { from, text, ticket }));
         let (code, message) = not_in_lobby(Keyword::Ready);
         assert_eq!(code, ErrorCode::NotInLobby);
         assert_eq!(

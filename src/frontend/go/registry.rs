@@ -3,15 +3,15 @@
 //! `parking_lot::Mutex`, held only for bookkeeping: never across socket I/O or a
 //! blocking call.
 //!
-//! The lobby answers a HANDSHAKE itself (ACKNOWLEDGE_HANDSHAKE, and REQUEST_CONFIG to
+//! The registry answers a HANDSHAKE itself (ACKNOWLEDGE_HANDSHAKE, and REQUEST_CONFIG to
 //! the leader of a new game): that answer would otherwise wait for a hand-off to the
 //! game's thread, the costliest step of pairing. Every later message is sent by the
 //! game loops, in the order their inboxes receive events. So that no line of the game
-//! overtakes the answer, the client's output is held ([`Connection::hold_output`])
+//! overtakes the answer, the client's output is held (`Connection::hold_output`)
 //! from before the game hears of the player until the answer is sent, after the
-//! lobby's lock is released.
+//! registry's lock is released.
 //!
-//! The lobby starts game loops and serves them as their [`Seating`]: the loops know it
+//! The registry starts game loops and serves them as their [`Matchmaker`]: the loops know it
 //! only through that trait. The practice bot is matched here too: it takes the free
 //! seat of a waiting game under a name from the same registry as the clients'.
 //!
@@ -24,8 +24,8 @@ use super::protocol::{ClientCommand, GameId, ParseError, ServerMessage};
 use super::report;
 use super::route::Route;
 use super::summary::{GameStatus, GameSummary};
-use super::table::{self, Seating};
-use crate::frontend::{FINISHED_KEPT, Shared, names};
+use super::table::{self, Matchmaker};
+use crate::frontend::{Context, FINISHED_KEPT, names};
 use crate::net::{CloseReason, ConnId, Connection, Depth, Inbox, OutputHold, Ticket};
 use crate::workers::Finished;
 use parking_lot::Mutex;
@@ -33,9 +33,9 @@ use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Weak};
 
-/// One connected client, as the lobby knows it.
+/// One connected client, as the registry knows it.
 pub struct ClientEntry {
-    /// The connection itself.
+    /// Its connection: what a kick closes and a HANDSHAKE's answer is sent on.
     pub conn: Arc<Connection>,
     /// The name granted at its last handshake, if any.
     pub name: Option<String>,
@@ -45,7 +45,7 @@ pub struct ClientEntry {
 
 /// The bound of a game's inbox. A game hears from its two players, each with at most
 /// one line (or its departure) in flight at a time (see `net::handoff`), and from the
-/// lobby and the console now and then: it never holds more than a handful.
+/// registry and the console now and then: it never holds more than a handful.
 pub const GAME_INBOX_BOUND: usize = 16;
 
 /// The close reason of a client that sent EXIT.
@@ -60,7 +60,7 @@ pub struct GameEntry {
 }
 
 #[derive(Default)]
-struct LobbyState {
+struct RegistryState {
     clients: HashMap<ConnId, ClientEntry>,
     /// Names granted to connected clients and to the bots in games.
     taken_names: HashSet<String>,
@@ -75,13 +75,13 @@ struct LobbyState {
     loops: Vec<Finished>,
 }
 
-/// The matchmaking registry. Shared by every connection thread and game loop.
-pub struct Lobby {
-    state: Mutex<LobbyState>,
-    /// Itself, for the game loops it starts (they hold it as their `Seating`).
-    me: Weak<Lobby>,
+/// The matchmaking registry. Context by every connection thread and game loop.
+pub struct Registry {
+    state: Mutex<RegistryState>,
+    /// Itself, for the game loops it starts (they hold it as their `Matchmaker`).
+    me: Weak<Registry>,
     /// What the games it starts share: settings, shutdown, counters.
-    pub shared: Shared,
+    pub context: Context,
     /// How deep the games' inboxes have been.
     pub depth: Arc<Depth>,
 }
@@ -111,16 +111,16 @@ impl std::fmt::Display for HandshakeRefused {
     }
 }
 
-impl Lobby {
-    /// An empty lobby whose games share `shared`.
-    pub fn new(shared: Shared) -> Arc<Lobby> {
-        Arc::new_cyclic(|me| Lobby {
-            state: Mutex::new(LobbyState {
+impl Registry {
+    /// An empty registry whose games share `shared`.
+    pub fn new(context: Context) -> Arc<Registry> {
+        Arc::new_cyclic(|me| Registry {
+            state: Mutex::new(RegistryState {
                 next_game_id: 1,
-                ..LobbyState::default()
+                ..RegistryState::default()
             }),
             me: me.clone(),
-            shared,
+            context,
             depth: Depth::new(GAME_INBOX_BOUND),
         })
     }
@@ -143,7 +143,7 @@ impl Lobby {
 
     /// Grants `wanted` (or `wanted_2`, `wanted_3`, ... if it is taken) and seats the
     /// client: in the oldest waiting game, or as the leader of a new one; then tells
-    /// it where (see [`Lobby::announce`]).
+    /// it where (see `Registry::announce`).
     ///
     /// # Errors
     ///
@@ -153,7 +153,7 @@ impl Lobby {
         let seated = {
             let mut state = self.state.lock();
             // Under the lock: a shutdown is either seen here or sees this client seated.
-            if self.shared.shutdown.is_triggered() {
+            if self.context.shutdown.is_triggered() {
                 return Err(HandshakeRefused::ShuttingDown);
             }
             // Under the lock, so a disconnect is either wholly before (then nothing is
@@ -183,7 +183,7 @@ impl Lobby {
         Ok(())
     }
 
-    /// Tells a player where [`Lobby::seat_locked`] seated it: ACKNOWLEDGE_HANDSHAKE,
+    /// Tells a player where [`Registry::seat_locked`] seated it: ACKNOWLEDGE_HANDSHAKE,
     /// and REQUEST_CONFIG to the leader of a new game, whose loop is then started.
     /// `output` was taken before the game could hear of the player, so these lines
     /// come before anything the game sends it.
@@ -197,7 +197,7 @@ impl Lobby {
             is_leader,
         });
         if is_leader {
-            let max = self.shared.settings.max_board_size;
+            let max = self.context.settings.max_board_size;
             let _ = output.send(&ServerMessage::request_config(game, max));
         }
         drop(output);
@@ -283,13 +283,13 @@ impl Lobby {
     }
 
     /// Seats the practice bot in game `id` if it waits for a partner; see
-    /// [`Seating::seat_bot`].
+    /// [`Matchmaker::seat_bot`].
     ///
     /// # Errors
     ///
     /// Why not: no such game, ended, both seats taken, shutting down.
     pub fn seat_bot(&self, id: GameId) -> Result<String, BotRefused> {
-        if self.shared.shutdown.is_triggered() {
+        if self.context.shutdown.is_triggered() {
             return Err(BotRefused::ShuttingDown);
         }
         let mut state = self.state.lock();
@@ -373,9 +373,9 @@ impl Lobby {
     /// if one was opened. A player whose connection is gone is seated nowhere: its
     /// disconnect has been (or is being) told to the game it left.
     /// During shutdown nobody is seated: every connection is about to be closed.
-    fn seat_locked(&self, state: &mut LobbyState, player: Player) -> Option<Seated> {
+    fn seat_locked(&self, state: &mut RegistryState, player: Player) -> Option<Seated> {
         let conn_id = player.conn.id;
-        if !is_connected(state, &player.conn) || self.shared.shutdown.is_triggered() {
+        if !is_connected(state, &player.conn) || self.context.shutdown.is_triggered() {
             return None;
         }
         if let Some(id) = join_oldest_waiting(state, &player) {
@@ -420,8 +420,8 @@ impl Lobby {
             return;
         };
         let Some(me) = self.me.upgrade() else { return };
-        let seating: Arc<dyn Seating> = me;
-        match table::spawn(id, seating, self.shared.clone(), events, summary) {
+        let matchmaker: Arc<dyn Matchmaker> = me;
+        match table::spawn(id, matchmaker, self.context.clone(), events, summary) {
             Ok(handle) => {
                 let mut state = self.state.lock();
                 state.loops.retain(|f| !f.is_finished());
@@ -438,7 +438,7 @@ impl Lobby {
         }
     }
 
-    /// The one way a game leaves the lobby: off the queue and the registry, its
+    /// The one way a game leaves the registry: off the queue and the registry, its
     /// players free, its summary (marked finished) among the finished games kept.
     /// Returns the connections that sat there.
     fn remove_game(&self, id: GameId) -> Vec<Arc<Connection>> {
@@ -452,7 +452,7 @@ impl Lobby {
             while state.finished.len() > FINISHED_KEPT {
                 state.finished.pop_front();
             }
-            self.shared
+            self.context
                 .counters
                 .games_finished
                 .fetch_add(1, Ordering::Relaxed);
@@ -528,7 +528,7 @@ impl Lobby {
     }
 }
 
-impl Seating for Lobby {
+impl Matchmaker for Registry {
     /// Seats again a player (who keeps its name) whose game broke up before it
     /// started, e.g. because its leader left: like a handshake, it joins the oldest
     /// waiting game, or leads a new one when none waits. Nobody is stranded.
@@ -559,7 +559,7 @@ impl Seating for Lobby {
             }
             output = leader.conn.hold_output();
             // During shutdown the leader stays where it is: every game is ending.
-            let joined = if self.shared.shutdown.is_triggered() {
+            let joined = if self.context.shutdown.is_triggered() {
                 None
             } else {
                 join_oldest_waiting(&mut state, leader)
@@ -588,7 +588,7 @@ impl Seating for Lobby {
     }
 
     fn seat_bot(&self, id: GameId) -> Result<String, BotRefused> {
-        Lobby::seat_bot(self, id)
+        Registry::seat_bot(self, id)
     }
 
     /// Frees `conn`'s seat in game `id` (if it still sits there), e.g. a partner who
@@ -640,7 +640,7 @@ struct NewGame {
 
 /// Sends `player` to the oldest waiting game whose loop still runs, taking that game
 /// off the queue; returns it.
-fn join_oldest_waiting(state: &mut LobbyState, player: &Player) -> Option<GameId> {
+fn join_oldest_waiting(state: &mut RegistryState, player: &Player) -> Option<GameId> {
     while let Some(game) = state.waiting.pop_front() {
         let sent = state
             .games
@@ -654,7 +654,7 @@ fn join_oldest_waiting(state: &mut LobbyState, player: &Player) -> Option<GameId
 }
 
 /// Seats `conn` in `game` (routes its lines to that game's inbox), or frees it.
-fn set_game(state: &mut LobbyState, conn: ConnId, game: Option<GameId>) {
+fn set_game(state: &mut RegistryState, conn: ConnId, game: Option<GameId>) {
     let Some(entry) = state.clients.get(&conn) else {
         return;
     };
@@ -662,21 +662,21 @@ fn set_game(state: &mut LobbyState, conn: ConnId, game: Option<GameId>) {
     entry.route.set(seat);
 }
 
-/// Whether `conn` is still connected: the lobby knows it and the server has not closed
+/// Whether `conn` is still connected: the registry knows it and the server has not closed
 /// it (an EXIT, a kick, a stalled output).
-fn is_connected(state: &LobbyState, conn: &Connection) -> bool {
+fn is_connected(state: &RegistryState, conn: &Connection) -> bool {
     state.clients.contains_key(&conn.id) && !conn.is_closed()
 }
 
 /// Frees the name of the bot seated in game `id`, if any.
-fn free_bot(state: &mut LobbyState, id: GameId) {
+fn free_bot(state: &mut RegistryState, id: GameId) {
     if let Some(name) = state.bots.remove(&id) {
         state.taken_names.remove(&name);
     }
 }
 
 /// Grants `wanted` if no other client holds it, else the first free `wanted_N`.
-fn grant_name(state: &mut LobbyState, conn: &Connection, wanted: &str) -> String {
+fn grant_name(state: &mut RegistryState, conn: &Connection, wanted: &str) -> String {
     let previous = state.clients.get_mut(&conn.id).and_then(|e| e.name.take());
     if let Some(previous) = previous {
         state.taken_names.remove(&previous);
@@ -703,7 +703,7 @@ mod tests {
     #[test]
     fn a_handshake_during_shutdown_is_refused_with_a_reason() {
         let shutdown = Shutdown::new();
-        let lobby = Lobby::new(Shared::standalone(Settings::default(), shutdown.clone()));
+        let registry = Registry::new(Context::standalone(Settings::default(), shutdown.clone()));
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
         let _client = TcpStream::connect(listener.local_addr().expect("addr")).expect("connect");
         let (socket, peer) = listener.accept().expect("accept");
@@ -715,17 +715,17 @@ mod tests {
             Arc::new(Flusher::default()),
         )
         .expect("connection");
-        lobby.connect(&conn);
+        registry.connect(&conn);
         shutdown.trigger();
-        let refused = lobby.handshake(&conn, "Ann").expect_err("refused");
+        let refused = registry.handshake(&conn, "Ann").expect_err("refused");
         assert_eq!(refused, HandshakeRefused::ShuttingDown);
         assert_eq!(refused.to_string(), "The server is shutting down");
-        assert_eq!(lobby.games().0.len(), 0, "no game was opened");
+        assert_eq!(registry.games().0.len(), 0, "no game was opened");
     }
 
-    /// A client socket and the server side of it, registered in the lobby.
+    /// A client socket and the server side of it, registered in the registry.
     fn client(
-        lobby: &Arc<Lobby>,
+        registry: &Arc<Registry>,
         listener: &TcpListener,
         id: u64,
     ) -> (BufReader<TcpStream>, Arc<Connection>, Arc<Route>) {
@@ -742,7 +742,7 @@ mod tests {
             Arc::new(Flusher::default()),
         )
         .expect("connection");
-        let route = lobby.connect(&conn);
+        let route = registry.connect(&conn);
         (BufReader::new(socket), conn, route)
     }
 
@@ -754,24 +754,24 @@ mod tests {
 
     #[test]
     fn a_panic_in_a_game_loop_ends_that_game_only() {
-        let lobby = Lobby::new(Shared::standalone(Settings::default(), Shutdown::new()));
+        let registry = Registry::new(Context::standalone(Settings::default(), Shutdown::new()));
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
-        let (mut ann, ann_conn, ann_route) = client(&lobby, &listener, 1);
-        let (mut bob, bob_conn, _) = client(&lobby, &listener, 2);
-        assert!(lobby.handshake(&ann_conn, "Ann").is_ok());
+        let (mut ann, ann_conn, ann_route) = client(&registry, &listener, 1);
+        let (mut bob, bob_conn, _) = client(&registry, &listener, 2);
+        assert!(registry.handshake(&ann_conn, "Ann").is_ok());
         assert_eq!(line(&mut ann), "ACKNOWLEDGE_HANDSHAKE+1+1");
         assert!(line(&mut ann).starts_with("REQUEST_CONFIG+"));
-        assert!(lobby.handshake(&bob_conn, "Bob").is_ok());
+        assert!(registry.handshake(&bob_conn, "Bob").is_ok());
         assert_eq!(line(&mut bob), "ACKNOWLEDGE_HANDSHAKE+1+0");
 
-        let inbox = lobby.game_inbox(GameId(1)).expect("game 1 is live");
+        let inbox = registry.game_inbox(GameId(1)).expect("game 1 is live");
         assert!(inbox.post(GameEvent::Panic).is_ok());
         let told = "GAME_FINISHED+1++0;0+Internal server error: the game was stopped";
         assert_eq!(line(&mut ann), told);
         assert_eq!(line(&mut bob), told);
-        // Both are free again, and the lobby still matches players.
+        // Both are free again, and the registry still matches players.
         assert!(ann_route.free_since().is_some());
-        assert!(lobby.handshake(&ann_conn, "Ann").is_ok());
+        assert!(registry.handshake(&ann_conn, "Ann").is_ok());
         assert_eq!(line(&mut ann), "ACKNOWLEDGE_HANDSHAKE+2+1");
     }
 }
