@@ -3,7 +3,7 @@
 use crate::engine::go::{KoRule, Komi, MAX_SIZE, MIN_SIZE, Rules, SuicideRule};
 use crate::secret::Secret;
 use crate::server::Protocol;
-use crate::settings::{BkgoSettings, Settings};
+use crate::settings::{BkgoSettings, DEFAULT_MAX_WEB_CLIENTS, Settings};
 use clap::{Parser, ValueEnum};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -91,6 +91,13 @@ pub struct Options {
     /// (read at start). Without it, remote shutdown is off.
     #[arg(long, value_name = "PATH")]
     pub bkgo_password_file: Option<PathBuf>,
+    /// Port of the live web board (every game, read-only, in a browser), or `off`; by
+    /// default the GO! port + 3 (a free port too when --port is 0).
+    #[arg(long, value_name = "N|off", value_parser = parse_port)]
+    pub web_port: Option<Port>,
+    /// Web connections open at once (at least 1); one more is answered 503.
+    #[arg(long, default_value_t = DEFAULT_MAX_WEB_CLIENTS, value_name = "N", value_parser = parse_max_web_clients)]
+    pub max_web_clients: usize,
 }
 
 /// A port flag's value: a port number, or `off`.
@@ -179,6 +186,15 @@ fn seconds_parser() -> clap::builder::RangedU64ValueParser<u64> {
     clap::value_parser!(u64).range(0..=MAX_TIMEOUT_SECONDS)
 }
 
+fn parse_max_web_clients(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err(format!(
+            "'{text}' is not a number of web connections: use a whole number of at least 1"
+        )),
+    }
+}
+
 fn parse_max_clients(text: &str) -> Result<usize, String> {
     match text.parse::<usize>() {
         Ok(n) if n >= 1 => Ok(n),
@@ -234,6 +250,19 @@ impl Options {
         Ok(ports)
     }
 
+    /// The web board's port: `--web-port`, or the GO! port + 3; `None` when off.
+    ///
+    /// # Errors
+    ///
+    /// When the default would be past the last port.
+    pub fn web_port(&self) -> Result<Option<u16>, String> {
+        let base = match self.port {
+            Port::Number(port) => port,
+            Port::Off => 8000,
+        };
+        front_end_port(self.web_port, base, 3, "--web-port")
+    }
+
     /// The server settings these options ask for.
     pub fn settings(&self) -> Settings {
         Settings {
@@ -256,6 +285,7 @@ impl Options {
             move_timeout: seconds(self.move_timeout),
             handshake_timeout: seconds(self.handshake_timeout),
             max_clients: self.max_clients,
+            max_web_clients: self.max_web_clients,
             records: self.records.clone(),
             seed: self.seed,
             bot_after: seconds(self.bot_after),

@@ -17,8 +17,10 @@
 //! | --- | --- | --- |
 //! | [`engine`] | the pure engines: the rules of Go and of Spectrangle, the practice bot, SGF records, seeded randomness | any I/O, any wire format, any clock of the server's |
 //! | [`net`] | the listener, the read loop, line bounds, the ordered bounded hand-off of each line to its game, non-blocking bounded output, pacing | any protocol |
+//! | [`live`] | the latest snapshot of every game, published by the game loops, and the web's viewers waiting for the next | the web itself, any front end |
 //! | [`frontend`] | one module per protocol: its wire format, its registry (who is connected, who sits where), its game loops | another front end's clients |
 //! | [`server`] | wiring: a listener and an accept loop per front end, orderly shutdown | protocol details |
+//! | [`web`] | the live web board: pages, JSON, event streams, over every front end | changing a game, blocking one |
 //! | [`console`] | the operator's commands, over every front end | blocking a game |
 //! | [`records`] | saving a finished game's record in `--records` | its format |
 //! | [`shutdown`] | the one shutdown trigger | |
@@ -30,6 +32,7 @@ pub mod cli;
 pub mod console;
 pub mod engine;
 pub mod frontend;
+pub mod live;
 pub mod logging;
 pub mod net;
 pub mod records;
@@ -37,4 +40,5 @@ pub mod secret;
 pub mod server;
 pub mod settings;
 pub mod shutdown;
+pub mod web;
 pub mod workers;

@@ -6,6 +6,7 @@ use goserver::cli::Options;
 use goserver::server::{Protocol, Server};
 use goserver::settings::Settings;
 use goserver::shutdown::Shutdown;
+use goserver::web::Web;
 use goserver::{console, logging};
 use std::net::TcpListener;
 use std::process::ExitCode;
@@ -32,7 +33,7 @@ const LOG_FLUSH_WAIT: Duration = Duration::from_secs(1);
 /// Configures and runs the server until it stops; returns the exit status.
 fn run(options: &Options) -> ExitCode {
     raise_file_limit();
-    let (settings, listeners) = match configure(options) {
+    let (settings, listeners, web_listener) = match configure(options) {
         Ok(configured) => configured,
         Err(e) => {
             log::error!("{e}");
@@ -49,22 +50,39 @@ fn run(options: &Options) -> ExitCode {
     let server = Server::new(settings, shutdown);
     // Restores the terminal when main returns, however the shutdown came.
     let _terminal = (!options.no_console).then(|| console::start(&server));
-    match server.serve(listeners) {
-        Ok(()) => ExitCode::SUCCESS,
+    let running = match server.start(listeners) {
+        Ok(running) => running,
         Err(e) => {
             log::error!("server error: {e}");
-            ExitCode::FAILURE
+            return ExitCode::FAILURE;
         }
-    }
+    };
+    // The web board is a view over the front ends, started once they serve.
+    let web = match web_listener.map(|listener| Web::start(&server, listener)) {
+        Some(Ok(web)) => Some(web),
+        Some(Err(e)) => {
+            log::error!("cannot start the web board: {e}");
+            server.shutdown.trigger();
+            None
+        }
+        None => None,
+    };
+    running.until_shutdown(|deadline| {
+        if let Some(web) = &web {
+            web.stop(deadline);
+        }
+    });
+    ExitCode::SUCCESS
 }
 
-/// The settings the options ask for, and a bound listener for each front end.
+/// The settings the options ask for, a bound listener for each front end, and the
+/// web board's listener unless it is off.
 ///
 /// # Errors
 ///
 /// A flag that cannot be honoured (a password file that cannot be read, ...), or an
 /// address that cannot be bound.
-fn configure(options: &Options) -> Result<(Settings, Vec<(Protocol, TcpListener)>), String> {
+fn configure(options: &Options) -> Result<Configured, String> {
     let mut settings = options.settings();
     let ports = options.ports()?;
     // The Bkgo flags (a password file to read) matter only when the room is served.
@@ -75,8 +93,22 @@ fn configure(options: &Options) -> Result<(Settings, Vec<(Protocol, TcpListener)
         settings.bkgo = options.bkgo_settings()?;
     }
     let listeners = bind(&options.host, &ports)?;
-    Ok((settings, listeners))
+    let web = match options.web_port()? {
+        Some(port) => Some(
+            TcpListener::bind((options.host.as_str(), port)).map_err(|e| {
+                format!(
+                    "cannot listen on {}:{port}: {e} (the web board's port)",
+                    options.host
+                )
+            })?,
+        ),
+        None => None,
+    };
+    Ok((settings, listeners, web))
 }
+
+/// What [`configure`] makes: the settings, the front ends' listeners, the web's.
+type Configured = (Settings, Vec<(Protocol, TcpListener)>, Option<TcpListener>);
 
 /// Binds a listener for each front end on `host`, in the order given.
 ///

@@ -9,15 +9,15 @@ use crate::frontend::bkgo::BkgoFrontEnd;
 use crate::frontend::go::GoFrontEnd;
 use crate::frontend::spectrangle::SpectrangleFrontEnd;
 use crate::frontend::{Context, FrontEnd};
+use crate::live::Live;
 use crate::net::listener::CONNECTION_STACK_BYTES;
-use crate::net::{AcceptLimits, Connections, accept_loop};
+use crate::net::{AcceptLimits, AcceptThread, Connections};
 use crate::settings::Settings;
 use crate::shutdown::Shutdown;
 use crate::workers::Workers;
 use std::io;
-use std::net::{SocketAddr, TcpListener, TcpStream};
-use std::os::fd::{AsRawFd, RawFd};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::net::TcpListener;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -65,11 +65,16 @@ pub struct Server {
     pub started: Instant,
     /// Connections open now, every front end's (connection threads alive).
     pub open_connections: Arc<AtomicUsize>,
-    connections: Arc<Connections>,
+    /// Opens every connection (unique ids, the one flusher).
+    pub(crate) connections: Arc<Connections>,
     /// The threads connections are served on.
-    connection_threads: Arc<Workers>,
+    pub(crate) connection_threads: Arc<Workers>,
     /// The threads game loops run on.
     game_threads: Arc<Workers>,
+    /// What the game loops publish for the web board.
+    pub live: Arc<Live>,
+    /// Where the web board listens, once it does (for the console's `help`).
+    pub web_address: OnceLock<std::net::SocketAddr>,
     /// The front ends being served, in the order of their listeners (GO! first);
     /// set once by [`Server::serve`].
     front_ends: OnceLock<Vec<Arc<dyn FrontEnd>>>,
@@ -91,6 +96,8 @@ impl Server {
                 IDLE_CONNECTION_THREADS,
             )),
             game_threads: Arc::new(Workers::new("game", GAME_STACK_BYTES, IDLE_GAME_THREADS)),
+            live: Live::new(),
+            web_address: OnceLock::new(),
             front_ends: OnceLock::new(),
         })
     }
@@ -114,15 +121,27 @@ impl Server {
     ///
     /// # Errors
     ///
-    /// When a listener's address cannot be read, a helper thread cannot start, or
-    /// `serve` is called twice.
+    /// As [`Server::start`].
     pub fn serve(self: &Arc<Self>, listeners: Vec<(Protocol, TcpListener)>) -> io::Result<()> {
+        self.start(listeners)?.until_shutdown(|_| {});
+        Ok(())
+    }
+
+    /// Starts serving each listener's protocol (one `listening on` line each, in
+    /// their order) and returns; [`Running::until_shutdown`] waits for the end.
+    ///
+    /// # Errors
+    ///
+    /// When a listener's address cannot be read, a helper thread cannot start, or
+    /// the server is started twice.
+    pub fn start(self: &Arc<Self>, listeners: Vec<(Protocol, TcpListener)>) -> io::Result<Running> {
         let context = Context {
             settings: Arc::clone(&self.settings),
             shutdown: self.shutdown.clone(),
             connections: Arc::clone(&self.connections),
             game_threads: Arc::clone(&self.game_threads),
             counters: Arc::default(),
+            live: Arc::clone(&self.live),
         };
         let mut served = Vec::new();
         for (protocol, listener) in listeners {
@@ -135,9 +154,9 @@ impl Server {
             };
             let address = listener.local_addr()?;
             log::info!("listening on {address} ({protocol})");
-            served.push((front_end, listener, address));
+            served.push((front_end, listener));
         }
-        let front_ends = served.iter().map(|(f, _, _)| Arc::clone(f)).collect();
+        let front_ends = served.iter().map(|(f, _)| Arc::clone(f)).collect();
         if self.front_ends.set(front_ends).is_err() {
             return Err(io::Error::other("the server is already serving"));
         }
@@ -148,27 +167,15 @@ impl Server {
                 .name("flusher".into())
                 .spawn(move || connections.run_flusher(&stop))?
         };
-        let stopping = Arc::new(AtomicBool::new(false));
         let mut accepting = Vec::new();
-        for (front_end, listener, address) in served {
-            let listening = listener.as_raw_fd();
-            accepting.push(Accepting {
-                thread: self.start_accepting(front_end, listener, &stopping)?,
-                address,
-                listening,
-            });
+        for (front_end, listener) in served {
+            accepting.push(self.start_accepting(front_end, listener)?);
         }
-        self.shutdown.wait();
-        stopping.store(true, Ordering::SeqCst);
-        for accepting in accepting {
-            accepting.stop();
-        }
-        log::info!("no longer accepting connections");
-        // The flusher stopped on the signal; `finish` drains what it left itself.
-        let _ = flusher.join();
-        self.finish(Instant::now() + SHUTDOWN_GRACE);
-        log::info!("stopped");
-        Ok(())
+        Ok(Running {
+            server: Arc::clone(self),
+            flusher,
+            accepting,
+        })
     }
 
     /// Runs `front_end`'s accept loop on a thread of its own (`accept-<name>`).
@@ -176,28 +183,19 @@ impl Server {
         &self,
         front_end: Arc<dyn FrontEnd>,
         listener: TcpListener,
-        stopping: &Arc<AtomicBool>,
-    ) -> io::Result<thread::JoinHandle<()>> {
+    ) -> io::Result<AcceptThread> {
         let limits = AcceptLimits {
             max_clients: self.settings.max_clients,
             refusal: front_end.refusal(self.settings.max_clients),
         };
-        let open = Arc::clone(&self.open_connections);
-        let stopping = Arc::clone(stopping);
-        let workers = Arc::clone(&self.connection_threads);
-        thread::Builder::new()
-            .name(format!("accept-{}", front_end.name()))
-            .spawn(move || {
-                let serving = Arc::clone(&front_end);
-                accept_loop(
-                    &listener,
-                    &limits,
-                    &stopping,
-                    open,
-                    &workers,
-                    move |stream, peer| serving.serve(stream, peer),
-                );
-            })
+        AcceptThread::spawn(
+            &format!("accept-{}", front_end.name()),
+            listener,
+            limits,
+            Arc::clone(&self.open_connections),
+            Arc::clone(&self.connection_threads),
+            move |stream, peer| front_end.serve(stream, peer),
+        )
     }
 
     /// Lets every front end finish its games and close its connections, then waits
@@ -216,60 +214,29 @@ impl Server {
     }
 }
 
-/// How long shutdown waits for an accept loop to notice it must stop.
-const ACCEPT_STOP_WAIT: Duration = Duration::from_secs(2);
-
-/// A running accept loop.
-struct Accepting {
-    thread: thread::JoinHandle<()>,
-    /// The address it listens on.
-    address: SocketAddr,
-    /// Its listening socket, owned by the thread (kept open as long as it runs).
-    listening: RawFd,
+/// A server that has started: its accept loops and its flusher.
+pub struct Running {
+    server: Arc<Server>,
+    flusher: thread::JoinHandle<()>,
+    accepting: Vec<AcceptThread>,
 }
 
-impl Accepting {
-    /// Wakes the accept loop (its `stopping` flag is set) and waits for it, at most
-    /// [`ACCEPT_STOP_WAIT`]: one connection to ourselves wakes the blocked `accept`;
-    /// should that fail, shutting the listening socket down wakes it on Linux; should
-    /// both fail, the loop is left behind (said in the log) and ends with the process.
-    fn stop(self) {
-        let address = wake_address(self.address);
-        if let Err(e) = TcpStream::connect_timeout(&address, Duration::from_secs(1)) {
-            log::warn!(
-                "cannot wake the accept loop on {address} by connecting ({e}): shutting its socket down"
-            );
-            // SAFETY: the descriptor is the listener's, which the accept thread keeps
-            // open until it returns; shutdown only changes the socket's state.
-            unsafe {
-                libc::shutdown(self.listening, libc::SHUT_RDWR);
-            }
+impl Running {
+    /// Waits for the shutdown trigger; then stops accepting, calls `also_stop` with
+    /// the deadline (whatever else serves clients: the web board), lets every game
+    /// finish, closes every connection, and returns, within [`SHUTDOWN_GRACE`].
+    pub fn until_shutdown(self, also_stop: impl FnOnce(Instant)) {
+        let server = self.server;
+        server.shutdown.wait();
+        let deadline = Instant::now() + SHUTDOWN_GRACE;
+        for accepting in self.accepting {
+            accepting.stop();
         }
-        let deadline = Instant::now() + ACCEPT_STOP_WAIT;
-        while !self.thread.is_finished() && Instant::now() < deadline {
-            thread::sleep(Duration::from_millis(5));
-        }
-        if self.thread.is_finished() {
-            let _ = self.thread.join();
-        } else {
-            log::warn!(
-                "the accept loop on {} did not stop within {} s: left behind",
-                self.address,
-                ACCEPT_STOP_WAIT.as_secs()
-            );
-        }
+        log::info!("no longer accepting connections");
+        also_stop(deadline);
+        // The flusher stopped on the signal; `finish` drains what it left itself.
+        let _ = self.flusher.join();
+        server.finish(deadline);
+        log::info!("stopped");
     }
-}
-
-/// Where to connect to wake our own accept: the listening address, or loopback when
-/// listening on every address.
-fn wake_address(listening: SocketAddr) -> SocketAddr {
-    let mut address = listening;
-    if address.ip().is_unspecified() {
-        address.set_ip(match address {
-            SocketAddr::V4(_) => std::net::Ipv4Addr::LOCALHOST.into(),
-            SocketAddr::V6(_) => std::net::Ipv6Addr::LOCALHOST.into(),
-        });
-    }
-    address
 }

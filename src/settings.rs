@@ -48,6 +48,8 @@ pub struct Settings {
     pub bot_playouts: Option<u32>,
     /// The Bkgo room's board size and remote-shutdown password.
     pub bkgo: BkgoSettings,
+    /// Web connections open at once (`--max-web-clients`); one more gets 503.
+    pub max_web_clients: usize,
 }
 
 /// The Bkgo front end's own settings.
@@ -71,6 +73,9 @@ impl Default for BkgoSettings {
 /// The board size used when the leader does not configure in time.
 pub const DEFAULT_BOARD_SIZE: usize = 9;
 
+/// Web connections open at once unless told otherwise.
+pub const DEFAULT_MAX_WEB_CLIENTS: usize = 256;
+
 /// How long the practice bot thinks about a move unless told otherwise.
 pub const DEFAULT_BOT_THINK: Duration = Duration::from_millis(300);
 
@@ -93,6 +98,7 @@ impl Default for Settings {
             bot_think: DEFAULT_BOT_THINK,
             bot_playouts: None,
             bkgo: BkgoSettings::default(),
+            max_web_clients: DEFAULT_MAX_WEB_CLIENTS,
         }
     }
 }

@@ -352,8 +352,10 @@ fn console_commands_over_a_real_game() {
     assert!(sgf[0].contains("SZ[5]") && sgf[0].contains("PB[Ann]PW[Bob]"));
     assert_eq!(sgf[1..], [";B[cc]", ";W[cb])"]);
 
-    let stats = server.ask("stats", 6);
+    let stats = server.ask("stats", 7);
     assert_eq!(stats[0], "clients connected: 2");
+    assert_eq!(stats[1], "web viewers: 0");
+    let stats = &stats[1..];
     assert_eq!(stats[1], "games: 0 waiting, 1 playing, 0 finished");
     assert!(stats[2].starts_with("moves per second: "), "{}", stats[2]);
     let threads: usize = stats[3]
@@ -465,8 +467,9 @@ fn console_commands_over_a_real_game() {
 #[test]
 fn end_of_console_input_keeps_the_server_serving() {
     let mut server = Server::start();
-    let help = server.ask("help", 12);
+    let help = server.ask("help", 14);
     assert_eq!(cells(&help[0]), ["COMMAND", "WHAT IT DOES"]);
+    assert!(help[13].starts_with("Web board: http://"), "{}", help[13]);
     assert_eq!(cells(&help[4])[0], "board <game id>");
     assert_eq!(cells(&help[8])[0], "sgf <game id> [file]");
     drop(server.stdin.take());

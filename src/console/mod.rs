@@ -122,7 +122,7 @@ impl Console {
             Err(e) => return Outcome::Answer(e.to_string()),
         };
         let answer = match command {
-            Command::Help => report::help(),
+            Command::Help => report::help(self.server.web_address.get().copied()),
             Command::Games => self.games(),
             Command::Players => self.players(),
             Command::Board(id) => match self.front_end_of(&id, "board") {
@@ -355,6 +355,7 @@ impl Console {
                 .flat_map(|f| f.queues())
                 .map(|q| (q.what, q.depth.deepest(), q.depth.bound()))
                 .collect(),
+            web_viewers: self.server.live.viewers(),
         })
     }
 }

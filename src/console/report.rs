@@ -45,15 +45,28 @@ pub fn duration(d: Duration) -> String {
 }
 
 /// The `help` text, from the command table.
-pub fn help() -> String {
+pub fn help(web: Option<SocketAddr>) -> String {
     let rows: Vec<Vec<String>> = COMMANDS
         .iter()
         .map(|c| vec![c.usage(), c.about.to_string()])
         .collect();
     format!(
-        "{}\nTab completes commands, player names and game ids.",
-        table(&["COMMAND", "WHAT IT DOES"], &rows)
+        "{}\nTab completes commands, player names and game ids.\n{}",
+        table(&["COMMAND", "WHAT IT DOES"], &rows),
+        web_board(web)
     )
+}
+
+/// Where the web board is, as `help` says it.
+pub fn web_board(web: Option<SocketAddr>) -> String {
+    match web {
+        None => "The web board is off (--web-port off).".to_string(),
+        Some(address) if address.ip().is_unspecified() => format!(
+            "Web board: http://localhost:{port}/ (from another machine: http://<this machine's address>:{port}/)",
+            port = address.port()
+        ),
+        Some(address) => format!("Web board: http://{address}/"),
+    }
 }
 
 /// The `games` table: every front end's games, live ones first, each row naming its
@@ -195,6 +208,8 @@ pub struct Stats {
     pub uptime: Duration,
     /// Each kind of inbox: what, the deepest it has been, its bound.
     pub queues: Vec<(&'static str, usize, usize)>,
+    /// Web event streams open now.
+    pub web_viewers: usize,
 }
 
 /// The `stats` text.
@@ -215,8 +230,9 @@ pub fn stats(s: &Stats) -> String {
         queues.join(", ")
     };
     format!(
-        "clients connected: {}\ngames: {} waiting, {} playing, {} finished\nmoves per second: {rate}\nthreads: {threads}\ndeepest inboxes: {queues}\nuptime: {}",
+        "clients connected: {}\nweb viewers: {}\ngames: {} waiting, {} playing, {} finished\nmoves per second: {rate}\nthreads: {threads}\ndeepest inboxes: {queues}\nuptime: {}",
         s.clients,
+        s.web_viewers,
         s.waiting,
         s.playing,
         s.finished,
@@ -346,10 +362,11 @@ mod tests {
                 ("GO! game inboxes", 2, 16),
                 ("the Bkgo room's inbox", 7, 1024),
             ],
+            web_viewers: 4,
         };
         assert_eq!(
             stats(&s),
-            "clients connected: 2\ngames: 0 waiting, 1 playing, 3 finished\n\
+            "clients connected: 2\nweb viewers: 4\ngames: 0 waiting, 1 playing, 3 finished\n\
              moves per second: 0.25 (over the last 1m00s)\nthreads: 9\n\
              deepest inboxes: GO! game inboxes 2 of 16, the Bkgo room's inbox 7 of 1024\n\
              uptime: 1m01s"

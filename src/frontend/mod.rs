@@ -17,6 +17,7 @@ pub mod names;
 pub mod quote;
 pub mod spectrangle;
 
+use crate::live::Live;
 use crate::net::{CloseReason, Connection, Connections, Depth, Inbox, Refused};
 use crate::settings::Settings;
 use crate::shutdown::Shutdown;
@@ -77,6 +78,8 @@ pub struct Context {
     pub game_threads: Arc<Workers>,
     /// This front end's counters, for the console's `stats`.
     pub counters: Arc<Counters>,
+    /// Where game loops publish their games for the web board.
+    pub live: Arc<Live>,
 }
 
 impl Context {
@@ -97,6 +100,7 @@ impl Context {
             shutdown,
             game_threads: Arc::new(Workers::new("test-game", 256 * 1024, 4)),
             counters: Arc::default(),
+            live: Live::new(),
         }
     }
 

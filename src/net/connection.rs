@@ -152,6 +152,17 @@ impl Connection {
         result
     }
 
+    /// Sends bytes that are not a line (an HTTP response), as they are. Never blocks;
+    /// not logged line by line.
+    ///
+    /// # Errors
+    ///
+    /// [`Closed`] when the connection is closed.
+    pub fn send_bytes(&self, bytes: &[u8]) -> Result<(), Closed> {
+        self.lines_out.fetch_add(1, Ordering::Relaxed);
+        self.outbox.send_bytes(bytes)
+    }
+
     /// Holds this client's output until the hold is dropped: what is sent through it
     /// goes out before any line another thread sends meanwhile (that thread waits).
     /// For a caller that decides what to send under a lock of its own but sends after
@@ -209,6 +220,11 @@ impl Connection {
     /// lock.
     pub fn is_behind(&self) -> bool {
         self.outbox.queued_bytes() > BEHIND_BYTES && self.outbox.since_progress() < STALLED_AFTER
+    }
+
+    /// Whether output waits in its outbox (the kernel has not taken it all yet).
+    pub fn has_queued_output(&self) -> bool {
+        self.outbox.queued_bytes() > 0
     }
 
     /// Sends what of its queued output the kernel takes now, without waiting (the

@@ -1,13 +1,106 @@
 //! The accept loop: an OS thread of its own for each connection (a pooled one, see
-//! `workers`), a cap on open connections, and a clean stop.
+//! `workers`), a cap on open connections, and a clean stop ([`AcceptThread`]).
 
 use crate::workers::Workers;
-use std::io::Write;
+use std::io::{self, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::os::fd::{AsRawFd, RawFd};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::thread;
-use std::time::Duration;
+use std::thread::{self, JoinHandle};
+use std::time::{Duration, Instant};
+
+/// How long a stop waits for an accept loop to notice it must stop.
+const ACCEPT_STOP_WAIT: Duration = Duration::from_secs(2);
+
+/// An accept loop running on a thread of its own, and what it takes to stop it.
+pub struct AcceptThread {
+    thread: JoinHandle<()>,
+    /// The address it listens on.
+    address: SocketAddr,
+    /// Its listening socket, owned by the thread (kept open as long as it runs).
+    listening: RawFd,
+    stopping: Arc<AtomicBool>,
+}
+
+impl AcceptThread {
+    /// Runs [`accept_loop`] on `listener` on a thread named `name`, each connection
+    /// served by `serve` on a thread of `workers`; `open` counts them.
+    ///
+    /// # Errors
+    ///
+    /// When the listener's address cannot be read or the thread cannot start.
+    pub fn spawn<F>(
+        name: &str,
+        listener: TcpListener,
+        limits: AcceptLimits,
+        open: Arc<AtomicUsize>,
+        workers: Arc<Workers>,
+        serve: F,
+    ) -> io::Result<AcceptThread>
+    where
+        F: Fn(TcpStream, SocketAddr) + Send + Sync + 'static,
+    {
+        let address = listener.local_addr()?;
+        let listening = listener.as_raw_fd();
+        let stopping = Arc::new(AtomicBool::new(false));
+        let stop = Arc::clone(&stopping);
+        let thread = thread::Builder::new().name(name.into()).spawn(move || {
+            accept_loop(&listener, &limits, &stop, open, &workers, serve);
+        })?;
+        Ok(AcceptThread {
+            thread,
+            address,
+            listening,
+            stopping,
+        })
+    }
+
+    /// Stops the loop and waits for it, at most [`ACCEPT_STOP_WAIT`]: one connection
+    /// to ourselves wakes the blocked `accept`; should that fail, shutting the
+    /// listening socket down wakes it on Linux; should both fail, the loop is left
+    /// behind (said in the log) and ends with the process.
+    pub fn stop(self) {
+        self.stopping.store(true, Ordering::SeqCst);
+        let address = wake_address(self.address);
+        if let Err(e) = TcpStream::connect_timeout(&address, Duration::from_secs(1)) {
+            log::warn!(
+                "cannot wake the accept loop on {address} by connecting ({e}): shutting its socket down"
+            );
+            // SAFETY: the descriptor is the listener's, which the accept thread keeps
+            // open until it returns; shutdown only changes the socket's state.
+            unsafe {
+                libc::shutdown(self.listening, libc::SHUT_RDWR);
+            }
+        }
+        let deadline = Instant::now() + ACCEPT_STOP_WAIT;
+        while !self.thread.is_finished() && Instant::now() < deadline {
+            thread::sleep(Duration::from_millis(5));
+        }
+        if self.thread.is_finished() {
+            let _ = self.thread.join();
+        } else {
+            log::warn!(
+                "the accept loop on {} did not stop within {} s: left behind",
+                self.address,
+                ACCEPT_STOP_WAIT.as_secs()
+            );
+        }
+    }
+}
+
+/// Where to connect to wake our own accept: the listening address, or loopback when
+/// listening on every address.
+fn wake_address(listening: SocketAddr) -> SocketAddr {
+    let mut address = listening;
+    if address.ip().is_unspecified() {
+        address.set_ip(match address {
+            SocketAddr::V4(_) => std::net::Ipv4Addr::LOCALHOST.into(),
+            SocketAddr::V6(_) => std::net::Ipv6Addr::LOCALHOST.into(),
+        });
+    }
+    address
+}
 
 /// Stack size of a connection thread: it parses lines and formats messages, no deep
 /// recursion, so a small stack keeps ten thousand clients cheap.

@@ -33,7 +33,7 @@ pub use connection::{ConnId, Connection, Message};
 pub use connections::Connections;
 pub use handoff::{Awaited, Brake, Depth, Inbox, Refused, Ticket, inbox, ticket};
 pub use line_reader::{Incoming, LineReader, ReadError};
-pub use listener::{AcceptLimits, accept_loop};
+pub use listener::{AcceptLimits, AcceptThread, accept_loop};
 pub use outbox::{Outbox, OutboxLimits};
 pub use reader::{IDLE_READ_BOUND, Lines, identify_wait, read_lines};
 

@@ -127,6 +127,16 @@ impl Outbox {
         self.hold().send_line(line)
     }
 
+    /// Queues `bytes` as they are (no line end added), and sends what the kernel takes
+    /// now; for output that is not lines (an HTTP response). Never blocks.
+    ///
+    /// # Errors
+    ///
+    /// As [`Outbox::send_line`].
+    pub fn send_bytes(&self, bytes: &[u8]) -> Result<(), Closed> {
+        self.hold().queue(bytes, None)
+    }
+
     /// Holds this outbox for the caller until the hold is dropped: lines sent through
     /// the hold go out before any line another thread sends meanwhile (that thread
     /// waits). Never held across a blocking call: the hold's sends do not block.
@@ -251,6 +261,11 @@ impl OutboxHold<'_> {
     ///
     /// As [`Outbox::send_line`].
     pub fn send_line(&mut self, line: &str) -> Result<(), Closed> {
+        self.queue(line.as_bytes(), Some(b'\n'))
+    }
+
+    /// Queues `bytes` and `end` (a line's `\n`), and sends what the kernel takes now.
+    fn queue(&mut self, bytes: &[u8], end: Option<u8>) -> Result<(), Closed> {
         let outbox = self.outbox;
         // The lock is held across `send`, which cannot block (MSG_DONTWAIT); it keeps
         // lines whole and in order when a game and a reader write at the same time.
@@ -258,8 +273,8 @@ impl OutboxHold<'_> {
         if state.closed.is_some() {
             return Err(Closed);
         }
-        state.pending.extend(line.as_bytes());
-        state.pending.push_back(b'\n');
+        state.pending.extend(bytes);
+        state.pending.extend(end);
         let end = state.taken + state.pending.len() as u64;
         outbox.write_pending(state);
         if state.closed.is_some() {

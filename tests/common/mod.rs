@@ -6,6 +6,7 @@ use goserver::frontend::FrontEnd;
 use goserver::server::{Protocol, Server};
 use goserver::settings::Settings;
 use goserver::shutdown::Shutdown;
+use goserver::web::Web;
 use std::io::{BufRead, BufReader, ErrorKind, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::sync::Arc;
@@ -23,6 +24,7 @@ pub struct TestServer {
     pub addrs: Vec<(Protocol, SocketAddr)>,
     pub server: Arc<Server>,
     thread: Option<JoinHandle<()>>,
+    web: Option<SocketAddr>,
 }
 
 impl TestServer {
@@ -34,6 +36,38 @@ impl TestServer {
     /// GO! alone.
     pub fn with(settings: Settings) -> TestServer {
         TestServer::serving(settings, &[Protocol::Go])
+    }
+
+    /// Each of `protocols` on a port of its own, and the web board on another.
+    pub fn with_web(settings: Settings, protocols: &[Protocol]) -> TestServer {
+        let listeners: Vec<(Protocol, TcpListener)> = protocols
+            .iter()
+            .map(|&p| (p, TcpListener::bind("127.0.0.1:0").expect("bind port 0")))
+            .collect();
+        let addrs: Vec<(Protocol, SocketAddr)> = listeners
+            .iter()
+            .map(|(p, l)| (*p, l.local_addr().expect("local addr")))
+            .collect();
+        let web_listener = TcpListener::bind("127.0.0.1:0").expect("bind port 0");
+        let web_addr = web_listener.local_addr().expect("local addr");
+        let server = Server::new(settings, Shutdown::new());
+        let running = server.start(listeners).expect("the server starts");
+        let web = Web::start(&server, web_listener).expect("the web board starts");
+        let thread = std::thread::spawn(move || {
+            running.until_shutdown(|deadline| web.stop(deadline));
+        });
+        TestServer {
+            addr: addrs[0].1,
+            addrs,
+            server,
+            thread: Some(thread),
+            web: Some(web_addr),
+        }
+    }
+
+    /// The web board's address (a server started by [`TestServer::with_web`]).
+    pub fn web(&self) -> SocketAddr {
+        self.web.expect("the web board is served")
     }
 
     /// Each of `protocols` on a port of its own.
@@ -60,6 +94,7 @@ impl TestServer {
             addrs,
             server,
             thread: Some(thread),
+            web: None,
         }
     }
 

@@ -104,6 +104,7 @@ impl BkgoFrontEnd {
             summary: Arc::clone(&summary),
             counters: Arc::clone(&context.counters),
             records,
+            live: Arc::clone(&context.live),
         };
         let thread = room::spawn(parts, events)?;
         Ok(BkgoFrontEnd {

@@ -26,6 +26,7 @@ use super::summary::RoomSummary;
 use crate::engine::go::{Colour, Game};
 use crate::frontend::Counters;
 use crate::frontend::Departure;
+use crate::live::Live;
 use crate::net::{Brake, CloseReason, ConnId, Connection, Ticket};
 use crate::records;
 use crate::settings::Settings;
@@ -54,6 +55,8 @@ pub struct RoomParts {
     pub counters: Arc<Counters>,
     /// Where finished games' records go (`--records`), on a thread of their own.
     pub records: Option<records::Writer>,
+    /// Where the room publishes itself for the web board.
+    pub live: Arc<Live>,
 }
 
 /// Starts the room loop on its own thread, named `bkgo-room`.
@@ -92,6 +95,10 @@ fn run(parts: RoomParts, events: &Receiver<RoomEvent>) {
     }
 }
 
+/// What the web board last got of the room: the game's number, its moves, whether it
+/// ended, how many members, who holds each seat. Chat changes none of it.
+type Published = (u32, usize, bool, usize, Option<PlayerId>, Option<PlayerId>);
+
 /// The result of a game that has ended.
 #[derive(Clone, Debug)]
 struct Ending {
@@ -99,6 +106,8 @@ struct Ending {
     text: String,
     /// The SGF `RE` value: `B+3`, `W+0.5`, `0`.
     code: String,
+    /// When.
+    at: SystemTime,
 }
 
 /// The room's state, owned by its loop.
@@ -114,6 +123,11 @@ struct Room {
     members: Members<Arc<Connection>>,
     /// The tickets of lines answered while a member is behind on its output.
     brake: Brake,
+    live: Arc<Live>,
+    /// Since when both seats are taken in this game, for the web board's order.
+    playing_since: Option<SystemTime>,
+    /// What the web board last got (see `view`).
+    published: Option<Published>,
     /// The shared board.
     game: Game,
     /// `Place`s and `Pass`es accepted in this game: `SendingBoard` is accepted while
@@ -146,6 +160,9 @@ impl Room {
             records: records.or_else(|| parts.records.map(Arc::new)),
             members: Members::new(),
             brake: Brake::default(),
+            live: parts.live,
+            playing_since: None,
+            published: None,
             played_here: 0,
             number: 1,
             started: SystemTime::now(),
@@ -163,6 +180,7 @@ impl Room {
             summary: Arc::clone(&self.summary),
             counters: Arc::clone(&self.counters),
             records: None,
+            live: Arc::clone(&self.live),
         };
         Room::with_records(parts, self.records.clone())
     }

@@ -132,7 +132,11 @@ impl Room {
         self.counters.games_finished.fetch_add(1, Ordering::Relaxed);
         log::info!("bkgo room: game {} finished: {text}", self.number);
         self.broadcast(&[ServerMessage::Dialog(text.clone())]);
-        self.ending = Some(Ending { text, code });
+        self.ending = Some(Ending {
+            text,
+            code,
+            at: SystemTime::now(),
+        });
     }
 
     /// Hands the game's record, with result `code`, to the records writer

@@ -5,10 +5,82 @@ use super::Room;
 use crate::engine::go::{Colour, Move};
 use crate::frontend::bkgo::protocol::{ServerMessage, Status};
 use crate::frontend::bkgo::summary::RoomView;
+use crate::live::{self, Detail, Front, GoBoard, Snapshot};
+use std::time::SystemTime;
 
 impl Room {
-    /// Publishes the summary the console reads, after every event.
-    pub(super) fn publish(&self) {
+    /// Publishes the summary the console reads, and the snapshot the web board shows
+    /// (`bkgo/1`: the room is always listed), after every event.
+    pub(super) fn publish(&mut self) {
+        self.publish_summary();
+        // Chat changes nothing the board shows: nothing is built for it.
+        let mark = (
+            self.number,
+            self.game.moves().len(),
+            self.ending.is_some(),
+            self.members.len(),
+            self.members.holder(Colour::Black).map(|m| m.id),
+            self.members.holder(Colour::White).map(|m| m.id),
+        );
+        if self.published == Some(mark) {
+            return;
+        }
+        self.published = Some(mark);
+        let status = self.web_status();
+        if status == live::Status::Playing && self.playing_since.is_none() {
+            self.playing_since = Some(SystemTime::now());
+        } else if status != live::Status::Playing && status != live::Status::Finished {
+            self.playing_since = None;
+        }
+        let players: Vec<live::Seat> = [Colour::Black, Colour::White]
+            .into_iter()
+            .filter_map(|colour| {
+                Some(live::Seat {
+                    name: self.members.holder_name(colour)?,
+                    colour: Some(live::colour_digit(colour)),
+                })
+            })
+            .collect();
+        let watchers = self.members.len() - players.len();
+        let summary = live::Summary {
+            front: Front::Bkgo,
+            id: 1,
+            status,
+            players,
+            size: Some(self.game.size()),
+            moves: self.game.moves().len(),
+            turn: (status == live::Status::Playing)
+                .then(|| self.members.holder_name(self.game.to_move()))
+                .flatten(),
+            result: self.ending.as_ref().map(|e| e.text.clone()),
+            watchers: Some(watchers),
+        };
+        let ended = self.ending.as_ref().map(|e| e.at);
+        self.live.publish(Snapshot::new(
+            summary,
+            Detail::Go(GoBoard::of(Some(&self.game))),
+            self.playing_since,
+            ended,
+        ));
+    }
+
+    /// Waiting until both seats are taken, playing while they are, finished after two
+    /// passes until `NewBoard`.
+    fn web_status(&self) -> live::Status {
+        let seated = [Colour::Black, Colour::White]
+            .into_iter()
+            .all(|colour| self.members.holder(colour).is_some());
+        if self.ending.is_some() {
+            live::Status::Finished
+        } else if seated {
+            live::Status::Playing
+        } else {
+            live::Status::Waiting
+        }
+    }
+
+    /// Publishes the summary the console reads.
+    fn publish_summary(&self) {
         let members = self.members.rows();
         let mut summary = self.summary.lock();
         summary.name.clone_from(&self.name);

@@ -7,6 +7,7 @@ use crate::engine::sgf::{self, RecordInfo};
 use crate::frontend::Departure;
 use crate::frontend::go::protocol::ServerMessage;
 use crate::records;
+use std::time::SystemTime;
 
 impl Table {
     /// The game ends on the board: area score, GAME_FINISHED, REQUEST_REMATCH.
@@ -40,6 +41,8 @@ impl Table {
         match self.phase {
             Phase::Gathering => {
                 self.summary.lock().result = Some(format!("{what} before the start"));
+                self.left_before_start = Some(name.clone());
+                self.ended_at = Some(SystemTime::now());
                 if *how == Departure::Kicked {
                     // No game to lose yet, but a kicked client is still told; the
                     // others that leave are gone already or asked to go.
@@ -177,6 +180,8 @@ impl Table {
             white_score: score.white_text(),
             message: message.clone(),
         });
+        self.ended_with = Some(message.clone());
+        self.ended_at = Some(SystemTime::now());
         let mut summary = self.summary.lock();
         summary.result = Some(message);
         summary.record = Some(text);

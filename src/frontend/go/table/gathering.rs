@@ -166,6 +166,8 @@ impl Table {
         self.phase = Phase::Playing;
         self.rematch = [None, None];
         self.started = SystemTime::now();
+        self.ended_with = None;
+        self.ended_at = None;
         self.round += 1;
         self.deadline = self.move_deadline();
     }

@@ -249,6 +249,14 @@ struct Table {
     bot_due: Option<Instant>,
     /// The position the bot was last asked about, so it is asked once per turn.
     bot_asked: Option<Turn>,
+    /// What the web board last got: phase, seats, moves, round (see `view`).
+    published: Option<(Phase, usize, usize, u32)>,
+    /// The message of the GAME_FINISHED that ended the round, and when, until a
+    /// rematch starts a new one.
+    ended_with: Option<String>,
+    ended_at: Option<SystemTime>,
+    /// Who left before the game started, when that ended it.
+    left_before_start: Option<String>,
 }
 
 impl Table {
@@ -275,6 +283,10 @@ impl Table {
             rng,
             bot_due: None,
             bot_asked: None,
+            published: None,
+            ended_with: None,
+            ended_at: None,
+            left_before_start: None,
             context,
         }
     }

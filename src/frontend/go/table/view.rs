@@ -1,8 +1,10 @@
-//! What the console sees of a game: the published summary and a detailed view.
+//! What the console and the web board see of a game: the summary and the snapshot
+//! published after every change, and a detailed view on request.
 
 use super::{Phase, Seat, Table};
 use crate::engine::go::{self, Colour, Move};
 use crate::frontend::go::summary::{GameStatus, GameView};
+use crate::live::{self, Detail, Front, GoBoard, Snapshot};
 
 impl Table {
     pub(super) fn status(&self) -> GameStatus {
@@ -15,9 +17,77 @@ impl Table {
         }
     }
 
-    /// Publishes the summary the console reads. Runs after every event, so it
-    /// allocates only when the seats changed.
-    pub(super) fn publish(&self) {
+    /// Publishes the summary the console reads, and the snapshot the web board shows.
+    /// Runs after every event, so it allocates only when something changed.
+    pub(super) fn publish(&mut self) {
+        self.publish_summary();
+        let mark = (
+            self.phase,
+            self.seats.len(),
+            self.moves_played(),
+            self.round,
+        );
+        if self.published != Some(mark) {
+            self.published = Some(mark);
+            self.context.live.publish(self.snapshot());
+        }
+    }
+
+    fn moves_played(&self) -> usize {
+        self.game.as_ref().map_or(0, |g| g.moves().len())
+    }
+
+    /// The game as the web board shows it (`WEB.md`).
+    fn snapshot(&self) -> Snapshot {
+        let status = match self.phase {
+            Phase::Gathering => live::Status::Waiting,
+            Phase::Playing => live::Status::Playing,
+            Phase::RematchPending | Phase::Over => live::Status::Finished,
+        };
+        // Colours once the game has its configuration.
+        let colour = |seat: &Seat| self.game.as_ref().map(|_| live::colour_digit(seat.colour));
+        let players = self
+            .seats
+            .iter()
+            .map(|seat| live::Seat {
+                name: seat.name().to_string(),
+                colour: colour(seat),
+            })
+            .collect();
+        let game = self.game.as_ref().filter(|_| self.config.is_some());
+        let result = match (status, &self.ended_with) {
+            (live::Status::Finished, Some(message)) => Some(message.clone()),
+            (live::Status::Finished, None) => self
+                .left_before_start
+                .as_ref()
+                .map(|name| format!("{name} left before the start")),
+            _ => None,
+        };
+        let summary = live::Summary {
+            front: Front::Go,
+            id: self.id.0,
+            status,
+            players,
+            size: game.map(go::Game::size),
+            moves: self.moves_played(),
+            turn: match (status, game) {
+                (live::Status::Playing, Some(game)) => {
+                    Some(self.name_of(game.to_move()).to_string())
+                }
+                _ => None,
+            },
+            result,
+            watchers: None,
+        };
+        let ended = (status == live::Status::Finished)
+            .then_some(self.ended_at)
+            .flatten();
+        let started = game.map(|_| self.started);
+        Snapshot::new(summary, Detail::Go(GoBoard::of(game)), started, ended)
+    }
+
+    /// Updates the summary the console reads.
+    fn publish_summary(&self) {
         let colour_of = |seat: &Seat| self.game.as_ref().map(|_| seat.colour);
         let mut summary = self.summary.lock();
         let seats_changed = summary.players.len() != self.seats.len()

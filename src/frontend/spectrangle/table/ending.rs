@@ -18,6 +18,8 @@ impl Table {
         };
         let score = ServerMessage::Score { scores };
         let line = score.to_string();
+        self.score_line = Some(line.strip_prefix("SCORE ").unwrap_or(&line).to_string());
+        self.ended_at = Some(std::time::SystemTime::now());
         self.record.push(line.clone());
         let text = self.record.join("\n") + "\n";
         log::info!("spectrangle {} finished: {why}: {line}", self.id);

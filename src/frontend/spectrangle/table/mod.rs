@@ -28,7 +28,7 @@ use std::collections::HashSet;
 use std::io;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Instant, SystemTime};
 
 /// What a table asks of the registry. The registry implements it; a table knows the
 /// registry only through this trait.
@@ -131,6 +131,13 @@ struct Table {
     record: Vec<String>,
     /// The tickets of lines answered while a member is behind on its output.
     brake: Brake,
+    /// What the web board last got: phase, members, ready, moves (see `view`).
+    published: Option<(Phase, usize, usize, usize)>,
+    /// When the game started (START) and ended, and its SCORE line without the
+    /// keyword, for the web board.
+    started_at: Option<SystemTime>,
+    ended_at: Option<SystemTime>,
+    score_line: Option<String>,
 }
 
 impl Table {
@@ -155,6 +162,10 @@ impl Table {
             timeouts: Vec::new(),
             record: Vec::new(),
             brake: Brake::default(),
+            published: None,
+            started_at: None,
+            ended_at: None,
+            score_line: None,
         }
     }
 

@@ -24,6 +24,7 @@ impl Table {
             }
         };
         self.phase = Phase::Playing;
+        self.started_at = Some(std::time::SystemTime::now());
         self.timeouts = vec![0; self.members.len()];
         let players: Vec<String> = self.members.iter().map(|m| m.name.to_string()).collect();
         log::info!("spectrangle {} started: {}", self.id, players.join(", "));

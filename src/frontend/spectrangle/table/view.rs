@@ -1,12 +1,110 @@
-//! What the console sees of a table: the published summary and a detailed view.
+//! What the console and the web board see of a table: the summary and the snapshot
+//! published after every change, and a detailed view on request.
 
 use super::{Phase, Table};
-use crate::engine::spectrangle::Game;
+use crate::engine::spectrangle::{Game, Location};
 use crate::frontend::spectrangle::summary::{Status, TableView};
+use crate::live::{
+    self, Bonus, Detail, Front, GameKey, Snapshot, SpectrangleBoard, SpectranglePlayer,
+};
 
 impl Table {
-    /// Publishes the summary the console reads; runs after every event.
-    pub(super) fn publish(&self) {
+    /// Publishes the summary the console reads, and the snapshot the web board shows;
+    /// runs after every event, and builds the snapshot only after a change.
+    pub(super) fn publish(&mut self) {
+        self.publish_summary();
+        let moves = self.game.as_ref().map_or(0, |g| g.history().len());
+        let mark = (self.phase, self.members.len(), self.ready.len(), moves);
+        if self.published == Some(mark) {
+            return;
+        }
+        self.published = Some(mark);
+        let key = GameKey {
+            front: Front::Spectrangle,
+            id: self.id.0,
+        };
+        if self.phase == Phase::Over && self.game.is_none() {
+            // A lobby that emptied was never a game: it leaves the board.
+            self.context.live.remove(key);
+            return;
+        }
+        self.context.live.publish(self.snapshot());
+    }
+
+    /// The table as the web board shows it (`WEB.md`).
+    fn snapshot(&self) -> Snapshot {
+        let status = match self.phase {
+            Phase::Lobby => live::Status::Waiting,
+            Phase::Playing => live::Status::Playing,
+            Phase::Over => live::Status::Finished,
+        };
+        let seat = |index: usize| {
+            self.game
+                .as_ref()
+                .and_then(|_| u8::try_from(index + 1).ok())
+        };
+        let players: Vec<SpectranglePlayer> = self
+            .members
+            .iter()
+            .enumerate()
+            .map(|(index, member)| {
+                let hand = self.game.as_ref().map_or(&[][..], |g| g.hand(index));
+                SpectranglePlayer {
+                    name: member.name.to_string(),
+                    colour: seat(index),
+                    score: self.game.as_ref().map_or(0, |g| g.scores()[index]),
+                    tiles: hand.len(),
+                    hand: hand.iter().map(ToString::to_string).collect(),
+                }
+            })
+            .collect();
+        let summary = live::Summary {
+            front: Front::Spectrangle,
+            id: self.id.0,
+            status,
+            players: players
+                .iter()
+                .map(|p| live::Seat {
+                    name: p.name.clone(),
+                    colour: p.colour,
+                })
+                .collect(),
+            size: None,
+            moves: self.game.as_ref().map_or(0, |g| g.history().len()),
+            turn: match (self.phase, &self.game) {
+                (Phase::Playing, Some(game)) => Some(self.name_of(game.to_move())),
+                _ => None,
+            },
+            result: self.score_line.clone(),
+            watchers: None,
+        };
+        let board = SpectrangleBoard {
+            fields: Location::all()
+                .map(|l| {
+                    self.game
+                        .as_ref()
+                        .and_then(|g| g.board().get(l))
+                        .map(|t| t.to_string())
+                })
+                .collect(),
+            bonus: Location::all()
+                .filter(|l| l.is_bonus())
+                .map(|l| Bonus {
+                    field: l.index(),
+                    factor: l.bonus(),
+                })
+                .collect(),
+            players,
+            bag: self.game.as_ref().map_or(0, Game::bag_len),
+        };
+        let ended = (status == live::Status::Finished)
+            .then_some(self.ended_at)
+            .flatten();
+        Snapshot::new(summary, Detail::Spectrangle(board), self.started_at, ended)
+    }
+
+    /// Updates the summary the console reads.
+    fn publish_summary(&self) {
         let players = match &self.game {
             Some(game) => self
                 .members

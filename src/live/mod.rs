@@ -1,0 +1,17 @@
+//! The live view of every game, for the web board: each game loop publishes a snapshot
+//! of its game after a change ([`Live::publish`], never waiting), and the web reads the
+//! latest ones and waits for the next change. A layer below the front ends and beside
+//! the engines: the front ends publish into it without knowing the web, and the web
+//! reads it without reaching into any front end.
+//!
+//! - [`snapshot`]: one game at one moment, and its JSON.
+//! - [`hub`]: the latest snapshot of every game shown, and the viewers waiting.
+
+pub mod hub;
+pub mod snapshot;
+
+pub use hub::{Changes, FINISHED_SHOWN, Live, Watch};
+pub use snapshot::{
+    Bonus, Colours, Detail, Front, GameKey, GoBoard, Seat, Snapshot, SpectrangleBoard,
+    SpectranglePlayer, Status, Summary, colour_digit,
+};

@@ -1,0 +1,92 @@
+//! The web board's files, embedded in the binary: a page loads nothing from anywhere
+//! but this server (a lab network may have no internet), and there is no build step.
+
+/// An embedded file a path serves as it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Asset {
+    Stylesheet,
+    OverviewScript,
+    GameScript,
+    Icon,
+}
+
+impl Asset {
+    /// The asset served at `path`.
+    pub fn at(path: &str) -> Option<Asset> {
+        match path {
+            "/static/board.css" => Some(Asset::Stylesheet),
+            "/static/overview.js" => Some(Asset::OverviewScript),
+            "/static/game.js" => Some(Asset::GameScript),
+            "/favicon.svg" | "/favicon.ico" => Some(Asset::Icon),
+            _ => None,
+        }
+    }
+
+    /// Its content type and bytes.
+    pub fn file(self) -> (&'static str, &'static str) {
+        match self {
+            Asset::Stylesheet => ("text/css; charset=utf-8", STYLESHEET),
+            Asset::OverviewScript => ("text/javascript; charset=utf-8", OVERVIEW_SCRIPT),
+            Asset::GameScript => ("text/javascript; charset=utf-8", GAME_SCRIPT),
+            Asset::Icon => ("image/svg+xml", ICON),
+        }
+    }
+}
+
+/// The overview page (`/`).
+pub const OVERVIEW_PAGE: &str = include_str!("assets/overview.html");
+
+/// A game's page (`/game/<front>/<id>`), with `{{title}}` where the game's name goes.
+pub const GAME_PAGE: &str = include_str!("assets/game.html");
+
+/// The page for a path that names nothing, with `{{path}}` where the path goes.
+pub const NOT_FOUND_PAGE: &str = include_str!("assets/not-found.html");
+
+const STYLESHEET: &str = include_str!("assets/board.css");
+const OVERVIEW_SCRIPT: &str = include_str!("assets/overview.js");
+const GAME_SCRIPT: &str = include_str!("assets/game.js");
+const ICON: &str = include_str!("assets/favicon.svg");
+
+/// `text` with the five characters that mean something in HTML escaped: client text
+/// (a player's name) put into a page shows as text and runs nothing.
+pub fn escape_html(text: &str) -> String {
+    let mut escaped = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => escaped.push_str("&amp;"),
+            '<' => escaped.push_str("&lt;"),
+            '>' => escaped.push_str("&gt;"),
+            '"' => escaped.push_str("&quot;"),
+            '\'' => escaped.push_str("&#39;"),
+            c => escaped.push(c),
+        }
+    }
+    escaped
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_hostile_name_is_text() {
+        assert_eq!(
+            escape_html("<img src=x onerror=\"alert('1')\"> & co"),
+            "&lt;img src=x onerror=&quot;alert(&#39;1&#39;)&quot;&gt; &amp; co"
+        );
+    }
+
+    #[test]
+    fn every_asset_is_served_where_the_pages_ask_for_it() {
+        for page in [OVERVIEW_PAGE, GAME_PAGE] {
+            for path in ["/static/board.css", "/favicon.svg"] {
+                assert!(page.contains(path), "a page links {path}");
+                assert!(Asset::at(path).is_some());
+            }
+        }
+        assert!(OVERVIEW_PAGE.contains("/static/overview.js"));
+        assert!(GAME_PAGE.contains("/static/game.js"));
+        assert!(GAME_PAGE.contains("{{title}}"));
+        assert!(GAME_PAGE.contains(r#"id="board""#));
+    }
+}

@@ -1,0 +1,109 @@
+//! A request's path, matched once into what it asks for (WEB.md's routes). Anything
+//! that matches no route is `None`: an unknown front end, an id that is not a number,
+//! `..`, `%00`, a path of 10 KB.
+
+use super::assets::Asset;
+use crate::live::{Front, GameKey};
+
+/// What a path asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Route {
+    /// `/`: the overview page.
+    Overview,
+    /// `/game/<front>/<id>`: a game's page.
+    GamePage(GameKey),
+    /// `/game/<front>/<id>.sgf`: its SGF so far (Go).
+    Sgf(GameKey),
+    /// `/api/games`.
+    Games,
+    /// `/api/game/<front>/<id>`.
+    Game(GameKey),
+    /// `/events`: every game's changes.
+    Events,
+    /// `/events/<front>/<id>`: one game's states.
+    GameEvents(GameKey),
+    /// `/healthz`.
+    Health,
+    /// An embedded file: a stylesheet, a script, the icon.
+    Asset(Asset),
+}
+
+impl Route {
+    /// The route `path` names, if any.
+    pub fn of(path: &str) -> Option<Route> {
+        let parts: Vec<&str> = path.strip_prefix('/')?.split('/').collect();
+        match parts.as_slice() {
+            [""] => Some(Route::Overview),
+            ["healthz"] => Some(Route::Health),
+            ["events"] => Some(Route::Events),
+            ["api", "games"] => Some(Route::Games),
+            ["events", front, id] => game(front, id).map(Route::GameEvents),
+            ["api", "game", front, id] => game(front, id).map(Route::Game),
+            ["game", front, id] => match id.strip_suffix(".sgf") {
+                Some(id) => game(front, id).map(Route::Sgf),
+                None => game(front, id).map(Route::GamePage),
+            },
+            _ => Asset::at(path).map(Route::Asset),
+        }
+    }
+
+    /// Whether a refusal of this path is answered in JSON (under `/api/`) or as a page.
+    pub fn wants_json(path: &str) -> bool {
+        path.starts_with("/api/")
+    }
+}
+
+/// The game `front`/`id` names: a known front end and a number (digits only).
+fn game(front: &str, id: &str) -> Option<GameKey> {
+    let front = Front::parse(front)?;
+    if id.is_empty() || !id.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let id = id.parse().ok()?;
+    Some(GameKey { front, id })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(front: Front, id: u32) -> GameKey {
+        GameKey { front, id }
+    }
+
+    #[test]
+    fn each_route_of_web_md_and_nothing_else() {
+        let table = [
+            ("/", Some(Route::Overview)),
+            ("/healthz", Some(Route::Health)),
+            ("/events", Some(Route::Events)),
+            ("/api/games", Some(Route::Games)),
+            ("/game/go/3", Some(Route::GamePage(key(Front::Go, 3)))),
+            ("/game/go/3.sgf", Some(Route::Sgf(key(Front::Go, 3)))),
+            ("/game/bkgo/1", Some(Route::GamePage(key(Front::Bkgo, 1)))),
+            (
+                "/api/game/spectrangle/2",
+                Some(Route::Game(key(Front::Spectrangle, 2))),
+            ),
+            ("/events/go/7", Some(Route::GameEvents(key(Front::Go, 7)))),
+            ("/game/chess/1", None),
+            ("/game/go/x", None),
+            ("/game/go/-1", None),
+            ("/game/go/+1", None),
+            ("/game/go/1/..", None),
+            ("/game/go/../go/1", None),
+            ("/game/go/1%00", None),
+            ("/api/game/go", None),
+            ("/static/../Cargo.toml", None),
+            ("//", None),
+            ("", None),
+            ("/game/go/99999999999", None),
+        ];
+        for (path, route) in table {
+            assert_eq!(Route::of(path), route, "{path}");
+        }
+        assert!(Route::of(&format!("/{}", "a".repeat(10_000))).is_none());
+        assert!(Route::wants_json("/api/game/go/x"));
+        assert!(!Route::wants_json("/game/go/x"));
+    }
+}

@@ -1,0 +1,139 @@
+//! Server-sent events: the overview's stream (`/events`) and a game's (`/events/<front>/
+//! <id>`), each served by the viewer's own connection thread until the viewer leaves
+//! or the server stops.
+//!
+//! The thread waits for a wake-up from the live board (`live::Watch`), then writes the
+//! latest snapshot through the connection's outbox, which never blocks: a viewer that
+//! stops reading fills its (bounded) socket buffer and then its outbox, and after 5 s
+//! without progress the outbox closes the connection, as for any client. No game loop
+//! ever waits for a viewer: it only dropped a wake-up into a one-slot channel.
+
+use super::http::{SECURITY_HEADERS, reason};
+use crate::live::{GameKey, Live, Snapshot};
+use crate::net::Connection;
+use crate::shutdown::Shutdown;
+use crossbeam_channel::{after, select};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// How often a stream with nothing to say sends a comment, so that proxies keep it and
+/// a viewer that left is found out.
+pub const KEEP_ALIVE: Duration = Duration::from_secs(15);
+
+/// How soon a browser reconnects when its stream breaks.
+const RETRY_MS: u32 = 1000;
+
+/// One viewer's stream.
+pub struct Stream<'a> {
+    conn: &'a Connection,
+    live: &'a Live,
+    shutdown: &'a Shutdown,
+}
+
+impl<'a> Stream<'a> {
+    /// A stream on `conn` of what `live` shows, until `shutdown`.
+    pub fn new(conn: &'a Connection, live: &'a Live, shutdown: &'a Shutdown) -> Stream<'a> {
+        Stream {
+            conn,
+            live,
+            shutdown,
+        }
+    }
+
+    /// The stream's response head. For a HEAD request, that is all.
+    pub fn head(&self) {
+        let head = format!(
+            "HTTP/1.1 200 {}\r\nContent-Type: text/event-stream\r\n{SECURITY_HEADERS}Connection: close\r\n\r\n",
+            reason(200)
+        );
+        let _ = self.conn.send_bytes(head.as_bytes());
+    }
+
+    /// The overview's stream: one `game` event per game shown, then one per change of
+    /// any game, and `gone` when one leaves the board.
+    pub fn overview(&self) {
+        // Watch first: a change between the list and the watch is not lost.
+        let watch = self.live.watch(None);
+        let mut version = self.live.version();
+        self.head();
+        self.send(&format!("retry: {RETRY_MS}\n\n"));
+        for game in self.live.games() {
+            self.game_event(&game);
+        }
+        while self.next(watch.changes()) {
+            match self.live.changes_since(version) {
+                Some(changes) => {
+                    version = changes.version;
+                    for game in &changes.changed {
+                        self.game_event(game);
+                    }
+                    for key in changes.gone {
+                        self.event("gone", &gone_json(key));
+                    }
+                }
+                // Too far behind to be told what left: the whole list again.
+                None => {
+                    version = self.live.version();
+                    for game in self.live.games() {
+                        self.game_event(&game);
+                    }
+                }
+            }
+        }
+    }
+
+    /// A game's stream: its state at once, then after each change; a finished game's
+    /// final state, then nothing but keep-alives until the viewer leaves.
+    pub fn game(&self, key: GameKey) {
+        let watch = self.live.watch(Some(key));
+        self.head();
+        self.send(&format!("retry: {RETRY_MS}\n\n"));
+        let mut shown: Option<Arc<Snapshot>> = None;
+        loop {
+            if let Some(latest) = self.live.game(key)
+                && shown.as_ref().is_none_or(|s| !Arc::ptr_eq(s, &latest))
+            {
+                self.event("state", &latest.state_json());
+                shown = Some(latest);
+            }
+            if !self.next(watch.changes()) {
+                return;
+            }
+        }
+    }
+
+    /// Waits for the next change, sending keep-alives meanwhile; false once the stream
+    /// must end (the viewer is gone, the server stops).
+    fn next(&self, changes: &crossbeam_channel::Receiver<()>) -> bool {
+        let stop = self.shutdown.signal();
+        loop {
+            if self.conn.is_closed() {
+                return false;
+            }
+            select! {
+                recv(changes) -> change => return change.is_ok(),
+                recv(stop) -> _ => return false,
+                recv(after(KEEP_ALIVE)) -> _ => self.send(": keep-alive\n\n"),
+            }
+        }
+    }
+
+    fn game_event(&self, game: &Snapshot) {
+        self.event("game", &game.summary_json());
+    }
+
+    /// One named event with one line of JSON.
+    fn event(&self, name: &str, json: &str) {
+        self.send(&format!("event: {name}\ndata: {json}\n\n"));
+    }
+
+    fn send(&self, text: &str) {
+        // A closed connection ends the stream at the next wake-up.
+        let _ = self.conn.send_bytes(text.as_bytes());
+    }
+}
+
+/// `{"front": "go", "id": 3}`.
+fn gone_json(key: GameKey) -> String {
+    format!(r#"{{"front":"{}","id":{}}}"#, key.front.name(), key.id)
+}

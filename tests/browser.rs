@@ -1,0 +1,180 @@
+//! The web board in a real browser: Debian's headless Chromium, driven through its
+//! DevTools protocol. A game page shows exactly the stones of the board after several
+//! moves and a capture, and follows one more move without a reload; the overview lists
+//! the game.
+//!
+//! Chromium must be installed (`make test` installs it as root): its absence is a
+//! failure that says how to install it, never a silent pass. `GOSERVER_SKIP_BROWSER=1`
+//! skips the test, saying so. Run it alone with
+//! `cargo test --release --test browser`. With `GOSERVER_SCREENSHOT=<file.png>` it also
+//! saves a screenshot of the game page there (how `docs/web-board.png` is made).
+
+mod common;
+
+use common::*;
+use goserver::server::Protocol;
+use goserver::settings::Settings;
+use headless_chrome::protocol::cdp::Page::CaptureScreenshotFormatOption;
+use headless_chrome::{Browser, LaunchOptions, Tab};
+use std::ffi::OsStr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Where Debian puts Chromium.
+const CHROMIUM: &str = "/usr/bin/chromium";
+
+/// The browser, unless the test is to be skipped.
+fn browser() -> Option<Browser> {
+    if std::env::var("GOSERVER_SKIP_BROWSER").as_deref() == Ok("1") {
+        println!("skipped: GOSERVER_SKIP_BROWSER=1");
+        return None;
+    }
+    let path = PathBuf::from(CHROMIUM);
+    assert!(
+        path.exists(),
+        "chromium is not installed: run `apt-get install chromium` (or `make test`, which installs it as root), or set GOSERVER_SKIP_BROWSER=1 to skip the browser test"
+    );
+    // The machine's network may be closed: nothing in the background.
+    let args: Vec<&OsStr> = [
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--disable-dev-shm-usage",
+    ]
+    .iter()
+    .map(OsStr::new)
+    .collect();
+    let options = LaunchOptions {
+        path: Some(path),
+        headless: true,
+        sandbox: false,
+        window_size: Some((1600, 1000)),
+        args,
+        idle_browser_timeout: Duration::from_secs(120),
+        ..LaunchOptions::default()
+    };
+    Some(Browser::new(options).expect("chromium starts"))
+}
+
+/// Evaluates `expression` in the page until what it returns (as a string) satisfies
+/// `wanted`, at most [`PATIENCE`]; returns what it last returned.
+fn until(tab: &Tab, expression: &str, wanted: impl Fn(&str) -> bool) -> String {
+    let deadline = Instant::now() + PATIENCE;
+    loop {
+        let value = tab
+            .evaluate(expression, false)
+            .ok()
+            .and_then(|r| r.value)
+            .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_string))
+            .unwrap_or_default();
+        if wanted(&value) || Instant::now() > deadline {
+            return value;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// [`until`] the page returns `expected`.
+fn eventually(tab: &Tab, expression: &str, expected: &str) -> String {
+    until(tab, expression, |value| value == expected)
+}
+
+/// The page's stones as `index:colour`, sorted by index.
+const STONES: &str = "Array.from(document.querySelectorAll('#board .stone')).map(e => [Number(e.dataset.point), e.dataset.colour]).sort((a, b) => a[0] - b[0]).map(p => p[0] + ':' + p[1]).join(',')";
+
+/// The board's stones from a protocol board string, as [`STONES`] lists them.
+fn stones_of(board: &str) -> String {
+    board
+        .chars()
+        .enumerate()
+        .filter(|(_, c)| *c != '0')
+        .map(|(i, c)| format!("{i}:{c}"))
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+#[test]
+fn a_game_page_shows_the_board_and_follows_the_game_without_a_reload() {
+    let Some(browser) = browser() else { return };
+    let server = TestServer::with_web(Settings::default(), &[Protocol::Go]);
+    let base = format!("http://{}", server.web());
+    let (mut ann, mut bob) = start_game(&server, 1, 9);
+    // Black surrounds white's stone at 10 and takes it with 19 (row 2, col 1).
+    for (turn, index) in [1, 10, 9, 40, 11, 60].into_iter().enumerate() {
+        let (mover, other, name) = if turn.is_multiple_of(2) {
+            (&mut ann, &mut bob, "Ann")
+        } else {
+            (&mut bob, &mut ann, "Bob")
+        };
+        mover.send(&format!("MOVE+1+{name}+{index}"));
+        let ack = mover.expect_prefix(&format!("ACKNOWLEDGE_MOVE+1+{index};"));
+        other.expect(&ack);
+    }
+    ann.send("MOVE+1+Ann+19");
+    let mut last = ann.expect_prefix("ACKNOWLEDGE_MOVE+1+19;1");
+    bob.expect(&last);
+    let board = last.rsplit(';').next().expect("a board").to_string();
+    assert_eq!(&board[10..11], "0", "the stone at 10 was taken");
+
+    let tab: Arc<Tab> = browser.new_tab().expect("a tab");
+    tab.navigate_to(&format!("{base}/game/go/1"))
+        .expect("navigate")
+        .wait_until_navigated()
+        .expect("the page loads");
+    assert_eq!(
+        eventually(&tab, STONES, &stones_of(&board)),
+        stones_of(&board)
+    );
+    assert_eq!(
+        eventually(
+            &tab,
+            "Array.from(document.querySelectorAll('#board .last')).map(e => e.dataset.point).join(',')",
+            "19"
+        ),
+        "19"
+    );
+    assert_eq!(
+        eventually(&tab, "document.body.dataset.connection", "live"),
+        "live"
+    );
+    let title = tab.get_title().expect("a title");
+    assert!(title.contains("Ann") && title.contains("Bob"), "{title}");
+
+    if let Ok(path) = std::env::var("GOSERVER_SCREENSHOT") {
+        let png = tab
+            .capture_screenshot(CaptureScreenshotFormatOption::Png, None, None, true)
+            .expect("a screenshot");
+        std::fs::write(&path, png).expect("the screenshot is written");
+    }
+
+    // One more move: the page follows it without a reload.
+    bob.send("MOVE+1+Bob+80");
+    last = bob.expect_prefix("ACKNOWLEDGE_MOVE+1+80;2");
+    ann.expect(&last);
+    let board = last.rsplit(';').next().expect("a board").to_string();
+    assert_eq!(
+        eventually(&tab, STONES, &stones_of(&board)),
+        stones_of(&board)
+    );
+    assert_eq!(
+        eventually(
+            &tab,
+            "Array.from(document.querySelectorAll('#board .last')).map(e => e.dataset.point).join(',')",
+            "80"
+        ),
+        "80"
+    );
+
+    // The overview lists the game, with both names.
+    tab.navigate_to(&format!("{base}/"))
+        .expect("navigate")
+        .wait_until_navigated()
+        .expect("the overview loads");
+    let listed = "(document.querySelector('[data-game=\"go/1\"]') || {}).textContent || ''";
+    let text = until(&tab, listed, |text| {
+        text.contains("Ann") && text.contains("Bob")
+    });
+    assert!(text.contains("Ann") && text.contains("Bob"), "{text:?}");
+}

@@ -1,0 +1,477 @@
+//! The web board over real HTTP on port 0, after real games of all three front ends:
+//! each route's status, content type and JSON (WEB.md), the event streams, escaping,
+//! the refusals (404, 405, 414, 431, 503), and a viewer that never reads.
+
+mod common;
+
+use common::*;
+use goserver::net::OutboxLimits;
+use goserver::server::Protocol;
+use goserver::settings::Settings;
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::time::{Duration, Instant};
+
+/// An HTTP response as the tests read it.
+#[derive(Debug)]
+struct Answer {
+    status: u16,
+    headers: Vec<(String, String)>,
+    body: String,
+}
+
+impl Answer {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    fn json(&self) -> Value {
+        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.body))
+    }
+}
+
+/// Sends `raw` on a fresh connection and reads one response (its body by its length,
+/// none for a HEAD request).
+fn request(addr: SocketAddr, raw: &[u8]) -> Answer {
+    let mut stream = TcpStream::connect(addr).expect("connect");
+    stream.set_read_timeout(Some(PATIENCE)).expect("timeout");
+    stream.write_all(raw).expect("send");
+    read_answer(&mut BufReader::new(stream), raw.starts_with(b"HEAD "))
+}
+
+fn read_answer(reader: &mut BufReader<TcpStream>, head_only: bool) -> Answer {
+    let mut line = String::new();
+    reader.read_line(&mut line).expect("a status line");
+    let status = line
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("not a status line: {line:?}"));
+    let mut headers = Vec::new();
+    loop {
+        line.clear();
+        reader.read_line(&mut line).expect("a header line");
+        let header = line.trim_end();
+        if header.is_empty() {
+            break;
+        }
+        let (name, value) = header.split_once(": ").expect("name: value");
+        headers.push((name.to_string(), value.to_string()));
+    }
+    let length: usize = headers
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case("content-length"))
+        .and_then(|(_, v)| v.parse().ok())
+        .unwrap_or(0);
+    let mut body = vec![0; if head_only { 0 } else { length }];
+    reader.read_exact(&mut body).expect("the body");
+    Answer {
+        status,
+        headers,
+        body: String::from_utf8(body).expect("UTF-8"),
+    }
+}
+
+fn get(addr: SocketAddr, path: &str) -> Answer {
+    request(
+        addr,
+        format!("GET {path} HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n").as_bytes(),
+    )
+}
+
+/// An event stream being read.
+struct Events(BufReader<TcpStream>);
+
+impl Events {
+    fn open(addr: SocketAddr, path: &str) -> Events {
+        let mut stream = TcpStream::connect(addr).expect("connect");
+        stream.set_read_timeout(Some(PATIENCE)).expect("timeout");
+        write!(stream, "GET {path} HTTP/1.1\r\nHost: test\r\n\r\n").expect("send");
+        let mut reader = BufReader::new(stream);
+        let mut line = String::new();
+        reader.read_line(&mut line).expect("status");
+        assert_eq!(line.trim_end(), "HTTP/1.1 200 OK");
+        let mut content_type = None;
+        loop {
+            line.clear();
+            reader.read_line(&mut line).expect("header");
+            if line.trim_end().is_empty() {
+                break;
+            }
+            if let Some(value) = line.trim_end().strip_prefix("Content-Type: ") {
+                content_type = Some(value.to_string());
+            }
+        }
+        assert_eq!(content_type.as_deref(), Some("text/event-stream"));
+        Events(reader)
+    }
+
+    /// The next event: its name and its data, parsed.
+    fn next(&mut self) -> (String, Value) {
+        let mut name = None;
+        let mut data = None;
+        let mut line = String::new();
+        loop {
+            line.clear();
+            let read = self.0.read_line(&mut line).expect("an event line");
+            assert!(read > 0, "the stream ended");
+            let text = line.trim_end();
+            if text.is_empty() {
+                if let (Some(name), Some(data)) = (name.take(), data.take()) {
+                    return (name, data);
+                }
+                continue;
+            }
+            if let Some(value) = text.strip_prefix("event: ") {
+                name = Some(value.to_string());
+            } else if let Some(value) = text.strip_prefix("data: ") {
+                data = Some(serde_json::from_str(value).expect("one line of JSON"));
+            }
+        }
+    }
+
+    /// The next event named `name` whose data `wanted` accepts.
+    fn until(&mut self, name: &str, wanted: impl Fn(&Value) -> bool) -> Value {
+        loop {
+            let (event, data) = self.next();
+            if event == name && wanted(&data) {
+                return data;
+            }
+        }
+    }
+}
+
+fn all() -> [Protocol; 3] {
+    [Protocol::Go, Protocol::Spectrangle, Protocol::Bkgo]
+}
+
+fn settings() -> Settings {
+    Settings {
+        seed: Some(11),
+        ..Settings::default()
+    }
+}
+
+/// The README's game on 5x5: Ann (black) captures Bob's stones at 0 and 1, Bob passes,
+/// Ann passes. Returns the players, the rematch asked.
+fn capture_then_two_passes(server: &TestServer) -> (Client, Client) {
+    let (mut ann, mut bob) = start_game(server, 1, 5);
+    for (mover, index) in [(0, 6), (1, 7), (0, 12), (1, 1), (0, 2), (1, 0), (0, 5)] {
+        let (player, other, name) = if mover == 0 {
+            (&mut ann, &mut bob, "Ann")
+        } else {
+            (&mut bob, &mut ann, "Bob")
+        };
+        player.send(&format!("MOVE+1+{name}+{index}"));
+        let ack = player.expect_prefix(&format!("ACKNOWLEDGE_MOVE+1+{index};"));
+        other.expect(&ack);
+    }
+    bob.send("PASS+1+Bob");
+    ann.expect_prefix("ACKNOWLEDGE_MOVE+1+-1;2");
+    ann.send("PASS+1+Ann");
+    while bob.recv() != "REQUEST_REMATCH" {}
+    while ann.recv() != "REQUEST_REMATCH" {}
+    (ann, bob)
+}
+
+#[test]
+fn each_route_answers_as_web_md_says_after_real_games() {
+    let server = TestServer::with_web(settings(), &all());
+    let web = server.web();
+    let _players = capture_then_two_passes(&server);
+    // A Spectrangle table of two that has started.
+    let spectrangle = server.addr_of(Protocol::Spectrangle);
+    let mut cat = Client::connect(spectrangle);
+    cat.ask("JOIN Cat", "LOBBY Cat");
+    let mut dan = Client::connect(spectrangle);
+    dan.ask("JOIN Dan", "LOBBY Cat Dan");
+    cat.expect("LOBBY Cat Dan");
+    cat.send("READY");
+    dan.send("READY");
+    cat.expect_prefix("START ");
+
+    let health = get(web, "/healthz");
+    assert_eq!((health.status, health.body.as_str()), (200, "ok"));
+    assert_eq!(
+        health.header("Content-Type"),
+        Some("text/plain; charset=utf-8")
+    );
+
+    let go = get(web, "/api/game/go/1");
+    assert_eq!(go.status, 200);
+    assert_eq!(go.header("Content-Type"), Some("application/json"));
+    assert_eq!(
+        go.json(),
+        json!({
+            "front": "go", "id": 1, "status": "finished",
+            "players": [{"name": "Ann", "colour": 1}, {"name": "Bob", "colour": 2}],
+            "size": 5, "moves": 9, "turn": null,
+            "result": "Both players passed. Area score: black 6, white 1 (komi 0): Ann wins",
+            "board": "0010011200001000000000000", "to_move": 2, "last_move": -1,
+            "captures": {"black": 2, "white": 0},
+            "score": {"black": 6.0, "white": 1.0}
+        })
+    );
+
+    let games = get(web, "/api/games").json();
+    let listed: Vec<String> = games["games"]
+        .as_array()
+        .expect("a list")
+        .iter()
+        .map(|g| format!("{}/{} {}", g["front"], g["id"], g["status"]))
+        .collect();
+    // Live games first (the Bkgo room waits, the Spectrangle table plays), then the
+    // finished GO! game.
+    assert_eq!(listed.len(), 3, "{listed:?}");
+    assert_eq!(listed[2], r#""go"/1 "finished""#);
+    assert!(listed.contains(&r#""bkgo"/1 "waiting""#.to_string()));
+    assert!(listed.contains(&r#""spectrangle"/1 "playing""#.to_string()));
+
+    let table = get(web, "/api/game/spectrangle/1").json();
+    assert_eq!(table["status"], "playing");
+    assert_eq!(table["size"], Value::Null);
+    assert_eq!(table["fields"].as_array().map(Vec::len), Some(36));
+    assert!(
+        table["fields"]
+            .as_array()
+            .expect("fields")
+            .iter()
+            .all(Value::is_null)
+    );
+    assert_eq!(table["bonus"].as_array().map(Vec::len), Some(9));
+    assert_eq!(table["bonus"][0], json!({"field": 2, "factor": 3}));
+    assert_eq!(table["bag"], 28);
+    for player in table["players"].as_array().expect("players") {
+        assert_eq!(player["tiles"], 4);
+        assert_eq!(player["hand"].as_array().map(Vec::len), Some(4));
+        assert_eq!(player["score"], 0);
+    }
+
+    let room = get(web, "/api/game/bkgo/1").json();
+    assert_eq!(
+        (&room["status"], &room["watchers"], &room["size"]),
+        (&json!("waiting"), &json!(0), &json!(19))
+    );
+
+    let page = get(web, "/game/go/1");
+    assert_eq!(page.status, 200);
+    assert_eq!(
+        page.header("Content-Type"),
+        Some("text/html; charset=utf-8")
+    );
+    assert_eq!(
+        page.header("Content-Security-Policy"),
+        Some("default-src 'self'")
+    );
+    assert!(page.body.contains("<title>GO! game 1: Ann vs Bob</title>"));
+    assert!(page.body.contains(r#"id="board""#));
+    let overview = get(web, "/");
+    assert_eq!(overview.status, 200);
+    assert!(overview.body.contains("/static/overview.js"));
+    for asset in [
+        "/static/board.css",
+        "/static/game.js",
+        "/static/overview.js",
+        "/favicon.svg",
+    ] {
+        assert_eq!(get(web, asset).status, 200, "{asset}");
+    }
+
+    let sgf = get(web, "/game/go/1.sgf");
+    assert_eq!(sgf.status, 200);
+    assert_eq!(sgf.header("Content-Type"), Some("application/x-go-sgf"));
+    assert!(sgf.body.starts_with("(;FF[4]"), "{}", sgf.body);
+    assert!(sgf.body.contains("PB[Ann]PW[Bob]"));
+    assert_eq!(get(web, "/game/spectrangle/1.sgf").status, 404);
+
+    // HEAD: the same head, no body.
+    let head = request(
+        web,
+        b"HEAD /api/games HTTP/1.1\r\nConnection: close\r\n\r\n",
+    );
+    assert_eq!(head.status, 200);
+}
+
+#[test]
+fn a_move_is_an_event_on_its_game_s_stream_and_on_the_overview() {
+    let server = TestServer::with_web(settings(), &[Protocol::Go]);
+    let web = server.web();
+    let (mut ann, mut bob) = start_game(&server, 1, 9);
+    let mut game = Events::open(web, "/events/go/1");
+    let mut overview = Events::open(web, "/events");
+    let first = game.until("state", |_| true);
+    assert_eq!(
+        (&first["moves"], &first["last_move"]),
+        (&json!(0), &Value::Null)
+    );
+    assert_eq!(first["board"], "0".repeat(81));
+    overview.until("game", |g| g["front"] == "go" && g["id"] == 1);
+
+    ann.send("MOVE+1+Ann+40");
+    bob.expect_prefix("ACKNOWLEDGE_MOVE+1+40;1");
+    let after = game.until("state", |s| s["moves"] == 1);
+    assert_eq!(after["last_move"], 40);
+    assert_eq!(after["turn"], "Bob");
+    assert_eq!(after["to_move"], 2);
+    let summary = overview.until("game", |g| g["moves"] == 1);
+    assert_eq!(summary["turn"], "Bob");
+
+    // The end: the final state, and the stream stays open.
+    ann.send("EXIT+1+Ann");
+    let end = game.until("state", |s| s["status"] == "finished");
+    assert_eq!(end["result"], "Ann exited: Bob wins");
+    overview.until("game", |g| g["status"] == "finished");
+}
+
+#[test]
+fn a_hostile_name_shows_as_text_and_the_page_runs_nothing_of_it() {
+    let server = TestServer::with_web(settings(), &[Protocol::Go]);
+    let web = server.web();
+    let hostile = "<img src=x onerror=alert(1)>";
+    let (_ann, _bob) = start_named(&server, 1, 5, hostile, "Bob");
+    let page = get(web, "/game/go/1");
+    assert!(
+        page.body
+            .contains("<title>GO! game 1: &lt;img src=x onerror=alert(1)&gt; vs Bob</title>"),
+        "{}",
+        page.body
+    );
+    assert!(!page.body.contains(hostile));
+    assert_eq!(
+        page.header("Content-Security-Policy"),
+        Some("default-src 'self'")
+    );
+    // In JSON the name is data, exactly as given.
+    assert_eq!(
+        get(web, "/api/game/go/1").json()["players"][0]["name"],
+        hostile
+    );
+    // The pages' scripts never write HTML.
+    for script in ["/static/game.js", "/static/overview.js"] {
+        let text = get(web, script).body;
+        for sink in [
+            "innerHTML",
+            "outerHTML",
+            "insertAdjacentHTML",
+            "document.write",
+        ] {
+            assert!(!text.contains(sink), "{script} uses {sink}");
+        }
+    }
+}
+
+#[test]
+fn refusals_are_404_405_414_431_and_503_as_web_md_says() {
+    let server = TestServer::with_web(
+        Settings {
+            max_web_clients: 3,
+            ..settings()
+        },
+        &[Protocol::Go],
+    );
+    let web = server.web();
+    let posted = request(web, b"POST / HTTP/1.1\r\nContent-Length: 0\r\n\r\n");
+    assert_eq!(posted.status, 405);
+    assert_eq!(posted.header("Allow"), Some("GET, HEAD"));
+    let deleted = request(web, b"DELETE /api/games HTTP/1.1\r\n\r\n");
+    assert_eq!(deleted.status, 405);
+
+    for path in [
+        "/game/chess/1",
+        "/game/go/x",
+        "/game/go/7",
+        "/game/go/1%00",
+        "/game/go/../../etc/passwd",
+        "/events/go/9",
+        "/nothing",
+    ] {
+        let answer = get(web, path);
+        assert_eq!(answer.status, 404, "{path}");
+        assert_eq!(
+            answer.header("Content-Type"),
+            Some("text/html; charset=utf-8"),
+            "{path}"
+        );
+    }
+    for path in ["/api/game/go/7", "/api/game/spectrangle/x", "/api/nothing"] {
+        let answer = get(web, path);
+        assert_eq!(answer.status, 404, "{path}");
+        assert!(answer.json()["error"].is_string(), "{path}");
+    }
+    let long_path = get(web, &format!("/{}", "a".repeat(10 * 1024)));
+    assert_eq!(long_path.status, 414);
+    let long_header = request(
+        web,
+        format!("GET / HTTP/1.1\r\nX-Big: {}\r\n\r\n", "b".repeat(10 * 1024)).as_bytes(),
+    );
+    assert_eq!(long_header.status, 431);
+
+    // Three connections without a request fill the board; the fourth gets 503.
+    let idle: Vec<TcpStream> = (0..3)
+        .map(|_| TcpStream::connect(web).expect("connect"))
+        .collect();
+    let deadline = Instant::now() + PATIENCE;
+    let refused = loop {
+        let answer = get(web, "/healthz");
+        if answer.status == 503 || Instant::now() > deadline {
+            break answer;
+        }
+        // The earlier requests' connections may still be closing.
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(refused.status, 503);
+    drop(idle);
+}
+
+#[test]
+fn a_viewer_that_never_reads_is_dropped_while_its_game_goes_on() {
+    let server = TestServer::with_web(
+        Settings {
+            output: OutboxLimits {
+                stall_timeout: Duration::from_millis(500),
+                ..OutboxLimits::default()
+            },
+            ..settings()
+        },
+        &[Protocol::Go],
+    );
+    let web = server.web();
+    let (mut ann, mut bob) = start_game(&server, 1, 19);
+    let mut viewer = TcpStream::connect(web).expect("connect");
+    small_receive_buffer(&viewer);
+    write!(viewer, "GET /events/go/1 HTTP/1.1\r\n\r\n").expect("send");
+    let deadline = Instant::now() + PATIENCE;
+    while server.server.live.viewers() == 0 {
+        assert!(Instant::now() < deadline, "the viewer never started");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    // Each move sends the viewer the whole 19x19 state; it reads none of them.
+    let mut slowest = Duration::ZERO;
+    for turn in 0..150usize {
+        let (mover, other, name, index) = if turn.is_multiple_of(2) {
+            (&mut ann, &mut bob, "Ann", turn / 2)
+        } else {
+            (&mut bob, &mut ann, "Bob", 19 * 10 + turn / 2)
+        };
+        let sent = Instant::now();
+        mover.send(&format!("MOVE+1+{name}+{index}"));
+        let ack = mover.expect_prefix(&format!("ACKNOWLEDGE_MOVE+1+{index};"));
+        other.expect(&ack);
+        slowest = slowest.max(sent.elapsed());
+        if server.server.live.viewers() == 0 {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let deadline = Instant::now() + PATIENCE;
+    while server.server.live.viewers() > 0 {
+        assert!(Instant::now() < deadline, "the viewer was never dropped");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert!(slowest < Duration::from_secs(3), "a move took {slowest:?}");
+    drop(viewer);
+}
