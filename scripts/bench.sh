@@ -6,6 +6,10 @@
 #   3. pairing latency         (connect .. both ACKNOWLEDGE_CONFIG), 1 game at a time
 #                              and 64 at once
 #   4. hold 10,000 clients     (5,000 live games), server RSS from /proc
+#   5. floods                  per front end: valid lines as fast as TCP takes them for
+#                              FLOOD_SECS while a neighbour plays (latency, RSS)
+#   6. the web board           100 viewers' delay after a move; 64 games with and
+#                              without 100 viewers (WEB_ROUNDS rounds)
 # and writes a results table to bench-results.md at the repo root and into README.md
 # (between the markers <!-- bench-results:start --> and <!-- bench-results:end -->).
 # The floors: `echo` answers each line on its reading thread; `relay` is this server's
@@ -15,7 +19,8 @@
 #
 # Environment: MOVES (stones per game, default 60), SIZE (board, 19), PP_GAMES (20),
 # PAR_GAMES (256), PAIR_GAMES (200, one at a time), PAIR64_GAMES (640, 64 at once),
-# HOLD_CLIENTS (10000), HOLD_SECS (5), ECHO_ROUNDS (2000), ROUNDS (9).
+# HOLD_CLIENTS (10000), HOLD_SECS (5), ECHO_ROUNDS (2000), ROUNDS (9), FLOOD_SECS (30),
+# WEB_ROUNDS (5).
 #
 # A 2-core machine is noisy (the floor alone varies by up to a factor of two between
 # runs), so steps 1 to 3 are repeated ROUNDS times, each server run right after its
@@ -34,6 +39,7 @@ HOLD_SECS=${HOLD_SECS:-5}
 ECHO_ROUNDS=${ECHO_ROUNDS:-2000}
 ROUNDS=${ROUNDS:-9}
 FLOOD_SECS=${FLOOD_SECS:-30}
+WEB_ROUNDS=${WEB_ROUNDS:-5}
 OUT=bench-results.md
 
 cargo build --release --workspace --bins >&2
@@ -53,9 +59,15 @@ cleanup() {
 trap cleanup EXIT INT TERM
 
 start_server() {
+    # A free port of its own for each front end and the web board (the defaults, the
+    # GO! port + 1, 2 and 3, may be taken).
     PORT=$("$LOADGEN" free-port)
+    SPORT=$("$LOADGEN" free-port)
+    BPORT=$("$LOADGEN" free-port)
+    WPORT=$("$LOADGEN" free-port)
     # Room for HOLD_CLIENTS plus stragglers of earlier steps.
-    "$SERVER" --host 127.0.0.1 --port "$PORT" --no-console --log-level warn \
+    "$SERVER" --host 127.0.0.1 --port "$PORT" --spectrangle-port "$SPORT" --bkgo-port "$BPORT" \
+        --web-port "$WPORT" --no-console --log-level warn \
         --max-clients $((HOLD_CLIENTS + 2000)) 2>"$LOG" </dev/null &
     SERVER_PID=$!
     for _ in $(seq 100); do
@@ -143,12 +155,39 @@ for front in go spectrangle bkgo; do
     start_server
     case $front in
         go) port=$PORT ;;
-        spectrangle) port=$((PORT + 1)) ;;
-        bkgo) port=$((PORT + 2)) ;;
+        spectrangle) port=$SPORT ;;
+        bkgo) port=$BPORT ;;
     esac
     run "flood_$front" "$LOADGEN" flood --front "$front" --addr "127.0.0.1:$port" \
         --seconds "$FLOOD_SECS" --server-pid "$SERVER_PID"
 done
+
+# 6. The web board (issue 20, WEB.md): 100 event-stream viewers on one game, their
+# delay after each move (moves 50 ms apart); then 64 games at once with and without 100
+# viewers spread over them, WEB_ROUNDS alternating rounds on fresh servers.
+stop_server
+start_server
+run web_viewers "$LOADGEN" viewers --addr "127.0.0.1:$PORT" --web "127.0.0.1:$WPORT" \
+    --viewers 100 --moves 100
+WEB_PLAIN=() WEB_WATCHED=() WEB_RATIO=()
+WEB_GAME_ARGS=(--games 64 --concurrent 64 --moves 300 --size 19 --timeout 120)
+for round in $(seq "$WEB_ROUNDS"); do
+    stop_server
+    start_server
+    run web_plain "$LOADGEN" games --addr "127.0.0.1:$PORT" "${WEB_GAME_ARGS[@]}" --prefix "w${round}_"
+    stop_server
+    start_server
+    "$LOADGEN" watch --web "127.0.0.1:$WPORT" --viewers 100 --games 64 --seconds 60 >/dev/null 2>&1 &
+    WATCH_PID=$!
+    sleep 0.3
+    run web_watched "$LOADGEN" games --addr "127.0.0.1:$PORT" "${WEB_GAME_ARGS[@]}" --prefix "v${round}_"
+    kill "$WATCH_PID" 2>/dev/null || true
+    wait "$WATCH_PID" 2>/dev/null || true
+    WEB_PLAIN+=("$(whole "$(field "$R_web_plain" ops_per_s)")")
+    WEB_WATCHED+=("$(whole "$(field "$R_web_watched" ops_per_s)")")
+    WEB_RATIO+=("$(ratio "$(field "$R_web_watched" ops_per_s)" "$(field "$R_web_plain" ops_per_s)")")
+done
+stop_server
 
 verdict() { if [[ "$1" == 1 ]]; then echo met; else echo "**missed**"; fi; }
 # spread <values...>: "min–max" of the rounds.
@@ -214,6 +253,18 @@ pairing_row() { # label result: games per second only
     echo "| 64 games moves/s ≥ 0.5x echo round trips/s; p99 ≤ 5x echo p99 (issue 6) | median ${tp_e}x (rounds: ${TP_E[*]}); p99 median ${p99_e}x (rounds: ${P99_E[*]}) | $(verdict "$tp_e_ok") |"
     echo
     echo "Errors in the game runs: $GAME_ERRORS; in the pairing runs: $PAIR_ERRORS (EXITs the server did not answer by closing within 1 s: $EXIT_UNANSWERED)."
+    echo
+    echo "## The web board (issue 20)"
+    echo
+    v=$R_web_viewers
+    web_ratio=$(median "${WEB_RATIO[@]}")
+    viewers_ok=$(awk -v p="$(field "$v" p99)" -v e="$(field "$v" errors)" -v n="$(field "$v" n)" \
+        'BEGIN { print (p != "" && n > 0 && p <= 50000 && e == 0) ? 1 : 0 }')
+    web_ratio_ok=$(check "$web_ratio" 0 'r >= 0.9')
+    echo "| target | measured | verdict |"
+    echo "| --- | --- | --- |"
+    echo "| 100 viewers on one game see each move within p99 ≤ 50 ms of the mover's ACKNOWLEDGE_MOVE (moves 50 ms apart, 19x19) | p50 $(field "$v" p50) µs, p99 $(field "$v" p99) µs, max $(field "$v" max) µs over $(field "$v" n) (viewer, move) pairs, errors $(field "$v" errors) | $(verdict "$viewers_ok") |"
+    echo "| 64 games with 100 viewers spread over them ≥ 0.9x the moves/s without | median ${web_ratio}x over $WEB_ROUNDS rounds (rounds: ${WEB_RATIO[*]}); moves/s without: ${WEB_PLAIN[*]}; with: ${WEB_WATCHED[*]} | $(verdict "$web_ratio_ok") |"
     echo
     echo "## Floods (issue 18)"
     echo

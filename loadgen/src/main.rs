@@ -14,6 +14,8 @@
 //!   the leader's connect -> both players hold ACKNOWLEDGE_CONFIG.
 //! - `hold`: N clients in N/2 configured games, each game plays one move, then the
 //!   server's memory is read from /proc and the clients are held and closed.
+//! - `viewers`, `watch`: web board viewers: their delay after a move, and what they
+//!   cost a `games` run (threads, like `flood`).
 //! - `flood`: clients flooding valid lines in one front end while a neighbour plays:
 //!   the neighbour's latency and the server's memory over the flood (threads, not mio:
 //!   a flooder's blocked write is the brake being measured).
@@ -32,6 +34,7 @@ mod pairing;
 mod players;
 mod relay;
 mod spectrangle_referee;
+mod viewers;
 
 use clap::{Parser, Subcommand};
 use std::net::{SocketAddr, TcpListener};
@@ -112,6 +115,37 @@ enum Mode {
         #[arg(long)]
         server_pid: Option<u32>,
     },
+    /// One GO! game moving every 50 ms while V viewers follow its web event stream:
+    /// each viewer's delay after each move (issue 20).
+    Viewers {
+        /// The GO! address.
+        #[arg(long)]
+        addr: SocketAddr,
+        /// The web board's address.
+        #[arg(long)]
+        web: SocketAddr,
+        /// Viewers.
+        #[arg(long, default_value_t = 100)]
+        viewers: usize,
+        /// Moves to play.
+        #[arg(long, default_value_t = 100)]
+        moves: u64,
+    },
+    /// V viewers spread over GO! games 1 to G for a while, beside a `games` run.
+    Watch {
+        /// The web board's address.
+        #[arg(long)]
+        web: SocketAddr,
+        /// Viewers.
+        #[arg(long, default_value_t = 100)]
+        viewers: usize,
+        /// Games to spread them over (1 to G).
+        #[arg(long, default_value_t = 64)]
+        games: u32,
+        /// How long to watch.
+        #[arg(long, default_value_t = 30)]
+        seconds: u64,
+    },
     /// Print a free loopback TCP port (for scripts).
     FreePort,
     /// N clients connected at once in N/2 live games.
@@ -170,6 +204,18 @@ fn main() {
             seconds,
             server_pid,
         } => flood::flood(front, addr, seconds, server_pid),
+        Mode::Viewers {
+            addr,
+            web,
+            viewers,
+            moves,
+        } => viewers::viewers(addr, web, viewers, moves),
+        Mode::Watch {
+            web,
+            viewers,
+            games,
+            seconds,
+        } => viewers::watch(web, viewers, games, seconds),
         Mode::FreePort => {
             let l = TcpListener::bind("127.0.0.1:0").expect("bind");
             println!("{}", l.local_addr().expect("address").port());

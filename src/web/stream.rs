@@ -13,8 +13,9 @@ use crate::live::{GameKey, Live, Snapshot};
 use crate::net::Connection;
 use crate::shutdown::Shutdown;
 use crossbeam_channel::{after, select};
+use std::cell::Cell;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// How often a stream with nothing to say sends a comment, so that proxies keep it and
 /// a viewer that left is found out.
@@ -23,11 +24,18 @@ pub const KEEP_ALIVE: Duration = Duration::from_secs(15);
 /// How soon a browser reconnects when its stream breaks.
 const RETRY_MS: u32 = 1000;
 
+/// The least time between two sends of a stream: changes that come faster (a bot
+/// game, sixty-four of them) are sent as the latest state, 25 times a second at the
+/// most. A page cannot show more, and a viewer then costs its game nothing per move.
+pub const FRAME: Duration = Duration::from_millis(40);
+
 /// One viewer's stream.
 pub struct Stream<'a> {
     conn: &'a Connection,
     live: &'a Live,
     shutdown: &'a Shutdown,
+    /// When the last change was taken: the next one waits until a [`FRAME`] later.
+    last_change: Cell<Option<Instant>>,
 }
 
 impl<'a> Stream<'a> {
@@ -37,6 +45,7 @@ impl<'a> Stream<'a> {
             conn,
             live,
             shutdown,
+            last_change: Cell::new(None),
         }
     }
 
@@ -102,8 +111,10 @@ impl<'a> Stream<'a> {
         }
     }
 
-    /// Waits for the next change, sending keep-alives meanwhile; false once the stream
-    /// must end (the viewer is gone, the server stops).
+    /// Waits for the next change, sending keep-alives meanwhile; when changes come
+    /// faster than one a [`FRAME`], also for the rest of the frame since the last one
+    /// (changes meanwhile join it). False once the stream must end (the viewer is
+    /// gone, the server stops).
     fn next(&self, changes: &crossbeam_channel::Receiver<()>) -> bool {
         let stop = self.shutdown.signal();
         loop {
@@ -111,11 +122,27 @@ impl<'a> Stream<'a> {
                 return false;
             }
             select! {
-                recv(changes) -> change => return change.is_ok(),
+                recv(changes) -> change => {
+                    if change.is_err() {
+                        return false;
+                    }
+                    break;
+                }
                 recv(stop) -> _ => return false,
                 recv(after(KEEP_ALIVE)) -> _ => self.send(": keep-alive\n\n"),
             }
         }
+        if let Some(last) = self.last_change.get() {
+            let rest = (last + FRAME).saturating_duration_since(Instant::now());
+            if !rest.is_zero() {
+                select! {
+                    recv(stop) -> _ => return false,
+                    recv(after(rest)) -> _ => {}
+                }
+            }
+        }
+        self.last_change.set(Some(Instant::now()));
+        !self.conn.is_closed()
     }
 
     fn game_event(&self, game: &Snapshot) {
