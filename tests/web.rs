@@ -449,9 +449,10 @@ fn a_viewer_that_never_reads_is_dropped_while_its_game_goes_on() {
         assert!(Instant::now() < deadline, "the viewer never started");
         std::thread::sleep(Duration::from_millis(5));
     }
-    // Each move sends the viewer the whole 19x19 state; it reads none of them.
+    // Each move sends the viewer the whole 19x19 state (moves a frame apart, so none
+    // is coalesced); it reads none of them.
     let mut slowest = Duration::ZERO;
-    for turn in 0..150usize {
+    for turn in 0..300usize {
         let (mover, other, name, index) = if turn.is_multiple_of(2) {
             (&mut ann, &mut bob, "Ann", turn / 2)
         } else {
@@ -465,7 +466,7 @@ fn a_viewer_that_never_reads_is_dropped_while_its_game_goes_on() {
         if server.server.live.viewers() == 0 {
             break;
         }
-        std::thread::sleep(Duration::from_millis(10));
+        std::thread::sleep(goserver::web::stream::FRAME);
     }
     let deadline = Instant::now() + PATIENCE;
     while server.server.live.viewers() > 0 {
