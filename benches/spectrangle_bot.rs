@@ -162,7 +162,7 @@ fn main() {
     );
     let random = |seed: u64| -> Box<dyn Player> { Box::new(RandomPlayer::new(seed ^ 0x5eed)) };
     let greedy = |seed: u64| -> Box<dyn Player> { Box::new(GreedyPlayer::new(seed ^ 0x5eed)) };
-    // The bot without simulations: points minus the next player's best reply only.
+    // The bot without simulations: points minus the best reply of the other player.
     let shallow = |seed: u64| -> Box<dyn Player> {
         let mut bot = SpectrangleBot::new(seed ^ 0x5eed);
         Box::new(move |game: &Game, player: usize| bot.choose(game, player, Budget::playouts(0)))
@@ -176,9 +176,9 @@ fn main() {
     row("the bot without simulations", games, 3200, shallow);
     multi(3, games, 400);
     multi(4, games, 400);
-    println!("playouts: simulated games per turn at most (0: points minus the next player's");
-    println!("best reply, no simulation); 24 is the tests' budget. With 3 or 4 seats, wins are");
-    println!("first alone and losses everything else (ties for first included).");
+    println!("playouts: simulated games per turn at most (0: points minus the best reply of");
+    println!("another player, no simulation); 24 is the tests' budget. With 3 or 4 seats, wins");
+    println!("are first alone and losses everything else (ties for first included).");
     println!();
 
     // The server's default: think until a deadline 300 ms away.
@@ -198,7 +198,8 @@ fn main() {
     times.sort_unstable();
     let total: Duration = times.iter().sum();
     println!(
-        "300 ms deadline, {} positions ({raced} raced, the others had one candidate):",
+        "300 ms deadline, {} positions from games against a greedy player ({raced} with more \
+         than one candidate):",
         positions.len()
     );
     println!(

@@ -1,12 +1,14 @@
-//! How the simulated players play, the bot itself included: the placement that scores
-//! most minus what the next player could score right after it ("wary"), ties broken at
-//! random; a player that cannot place swaps a random tile while the bag has tiles, else
-//! skips.
+//! How the simulated players play, the bot itself included: the placement worth most
+//! in points minus what the next player could score right after it ("wary"), ties
+//! broken at random; a player that cannot place swaps a random tile while the bag has
+//! tiles, else skips.
 //!
-//! Wary rather than greedy: a simulated opponent that only grabs points would let the
-//! bot believe that nobody punishes a bonus field left open. Measured against both
-//! kinds of opponent, wary simulations win more (see the module doc of `search`'s
-//! caller for the numbers).
+//! Wary rather than greedy: with simulated players that only grab points, the bot
+//! believes that nobody punishes a bonus field left open, and that it will not play
+//! carefully itself later. Measured while the bot was built (two players, 500 games,
+//! 400 simulated games a turn, simulations to the end of the game): against the bot
+//! without simulations, greedy simulations won 57.6 % and wary ones 86.0 %; against a
+//! greedy player, 99.2 % and 99.0 %.
 
 use crate::engine::rng::Rng;
 
