@@ -88,7 +88,7 @@ struct Entry {
     alive: bool,
     /// Rounds played.
     rounds: u32,
-    /// Sum of its final margins.
+    /// Sum of its margins.
     total: f64,
 }
 
@@ -108,12 +108,10 @@ struct Pair {
 pub(super) struct Outcome {
     /// The chosen candidate.
     pub(super) candidate: Candidate,
-    /// Its mean final margin over the simulated games, `None` without any.
+    /// Its mean margin over the simulated games, `None` without any.
     pub(super) margin: Option<f64>,
     /// Simulated games played.
     pub(super) playouts: u32,
-    /// Rounds played.
-    pub(super) rounds: u32,
 }
 
 /// Races `candidates` (with their priors) for `player` in `position` within `budget`
@@ -207,7 +205,6 @@ pub(super) fn race(
         candidate: entry.candidate,
         margin: (entry.rounds > 0).then(|| entry.total / f64::from(entry.rounds)),
         playouts,
-        rounds,
     })
 }
 
