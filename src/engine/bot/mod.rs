@@ -21,6 +21,8 @@ mod playout;
 mod reward;
 mod root;
 mod search;
+pub mod spectrangle;
 
 pub use budget::Budget;
 pub use search::{Bot, Summary};
+pub use spectrangle::SpectrangleBot;

@@ -434,7 +434,7 @@ impl Game {
 
     /// A game in a position no deal could give (for tests): player 0 to move.
     #[cfg(test)]
-    pub(super) fn arranged(board: Board, hands: Vec<Vec<Tile>>, bag: Vec<Tile>) -> Game {
+    pub(crate) fn arranged(board: Board, hands: Vec<Vec<Tile>>, bag: Vec<Tile>) -> Game {
         let players = hands.len();
         Game {
             board,

@@ -124,6 +124,17 @@ impl Spelling {
     }
 }
 
+/// The tile's letters as dealt with the digit of its rotation (`RRY0` for `RRY0`): the
+/// spelling [`Game::play`](super::Game::play) takes to place exactly this tile.
+impl From<OrientedTile> for Spelling {
+    fn from(tile: OrientedTile) -> Spelling {
+        Spelling {
+            letters: tile.tile().letters(),
+            rotation: tile.rotation(),
+        }
+    }
+}
+
 /// The letters and the digit, e.g. `RYR1`.
 impl fmt::Display for Spelling {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -190,6 +201,18 @@ mod tests {
             }
         }
         assert_eq!(spelling("RYR1").to_string(), "RYR1");
+    }
+
+    #[test]
+    fn every_oriented_tile_spells_itself() {
+        for tile in Tile::ALL {
+            for rotation in Rotation::ALL {
+                let oriented = OrientedTile::new(tile, rotation);
+                let spelled = Spelling::from(oriented);
+                assert_eq!(spelled.resolve(), Some(oriented), "{oriented}");
+                assert_eq!(spelled.to_string(), oriented.to_string());
+            }
+        }
     }
 
     #[test]
