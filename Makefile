@@ -22,7 +22,9 @@ test:
 
 bench:
 	$(CARGO) bench --bench engine
+	$(CARGO) bench --bench spectrangle_bot
 	bash scripts/bench.sh
+
 
 lint:
 	$(CARGO) fmt --all --check

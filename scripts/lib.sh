@@ -131,6 +131,8 @@ _launch() {
     local stdin=$1 stdout=$2
     shift 2
     [[ -z $SERVER_PID ]] || fail "start_server called twice"
+    # Made before the server starts, so that reading it never races its creation.
+    : >"$WORK/server.log"
     (_close_our_fds && exec "$GOSERVER" --port 0 "$@" <"$stdin" >"$stdout" 2>"$WORK/server.log") &
     SERVER_PID=$!
     local i

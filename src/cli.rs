@@ -76,6 +76,11 @@ pub struct Options {
     /// the seat; 0 never (the console's `bot <game id>` still seats it).
     #[arg(long, default_value_t = 0, value_name = "S", value_parser = seconds_parser())]
     pub bot_after: u64,
+    /// Seconds a Spectrangle lobby's only player, once READY, waits before the practice
+    /// bot (SpectraBot) joins and the game starts; 0 never (the console's
+    /// `bot <game id>` still seats it).
+    #[arg(long, default_value_t = 0, value_name = "S", value_parser = seconds_parser())]
+    pub spectrangle_bot_after: u64,
     /// Milliseconds the practice bot thinks about each move (1 to 60000).
     #[arg(long, default_value_t = 300, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=MAX_BOT_THINK_MS))]
     pub bot_think_ms: u64,
@@ -289,6 +294,7 @@ impl Options {
             records: self.records.clone(),
             seed: self.seed,
             bot_after: seconds(self.bot_after),
+            spectrangle_bot_after: seconds(self.spectrangle_bot_after),
             bot_think: Duration::from_millis(self.bot_think_ms),
             ..Settings::default()
         }

@@ -40,6 +40,9 @@ pub struct Settings {
     /// How long a GO! game waits for a partner before the practice bot takes the
     /// seat; none: never by itself (the console's `bot` command still seats it).
     pub bot_after: Option<Duration>,
+    /// How long a Spectrangle lobby's only player, ready, waits before the practice
+    /// bot joins it; none: never by itself (the console's `bot` still seats it).
+    pub spectrangle_bot_after: Option<Duration>,
     /// How long the practice bot thinks about each move.
     pub bot_think: Duration,
     /// The most playouts the practice bot runs per move; none: only `bot_think`
@@ -95,6 +98,7 @@ impl Default for Settings {
             moves_per_point: 10,
             seed: None,
             bot_after: None,
+            spectrangle_bot_after: None,
             bot_think: DEFAULT_BOT_THINK,
             bot_playouts: None,
             bkgo: BkgoSettings::default(),

@@ -210,6 +210,19 @@ fn files(dir: &PathBuf) -> Vec<PathBuf> {
     files
 }
 
+/// The files in `dir` once there are `count` of them: the room hands its records to
+/// a writer thread, so a record lands a moment after the room announced the end.
+fn files_once(dir: &PathBuf, count: usize) -> Vec<PathBuf> {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        let found = files(dir);
+        if found.len() >= count || std::time::Instant::now() > deadline {
+            return found;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+}
+
 /// Runs a console command against the server.
 fn console(console: &Console, command: &str) -> String {
     match console.execute(command) {
@@ -630,8 +643,9 @@ fn two_passes_end_the_game_with_the_area_score_and_a_record() {
         &mut ann,
         "The game is over: a seated player may send NewBoard to start a new one",
     );
-    // The record was written before the room heard the end.
-    let written = files(&dir);
+    // The record is written by the room's writer thread.
+    let written = files_once(&dir, 1);
+
     assert_eq!(written.len(), 1, "{written:?}");
     let name = written[0]
         .file_name()

@@ -83,6 +83,19 @@ fn get(addr: SocketAddr, path: &str) -> Answer {
     )
 }
 
+/// `GET path` again until the answer satisfies `wanted` (a game loop publishes its
+/// snapshot just after the players hear of the change), or the last answer.
+fn get_once(addr: SocketAddr, path: &str, wanted: impl Fn(&Answer) -> bool) -> Answer {
+    let deadline = std::time::Instant::now() + PATIENCE;
+    loop {
+        let answer = get(addr, path);
+        if wanted(&answer) || std::time::Instant::now() > deadline {
+            return answer;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+}
+
 /// An event stream being read.
 struct Events(BufReader<TcpStream>);
 
@@ -201,7 +214,12 @@ fn each_route_answers_as_web_md_says_after_real_games() {
         Some("text/plain; charset=utf-8")
     );
 
+    // Each loop publishes just after its players hear of the change: wait for it.
+    get_once(web, "/api/games", |games| {
+        games.body.contains(r#""status":"playing""#) && games.body.contains(r#""finished""#)
+    });
     let go = get(web, "/api/game/go/1");
+
     assert_eq!(go.status, 200);
     assert_eq!(go.header("Content-Type"), Some("application/json"));
     assert_eq!(
@@ -333,7 +351,10 @@ fn a_hostile_name_shows_as_text_and_the_page_runs_nothing_of_it() {
     let web = server.web();
     let hostile = "<img src=x onerror=alert(1)>";
     let (_ann, _bob) = start_named(&server, 1, 5, hostile, "Bob");
-    let page = get(web, "/game/go/1");
+    let page = get_once(web, "/game/go/1", |page| {
+        page.body.contains(" vs Bob</title>")
+    });
+
     assert!(
         page.body
             .contains("<title>GO! game 1: &lt;img src=x onerror=alert(1)&gt; vs Bob</title>"),

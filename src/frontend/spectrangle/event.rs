@@ -1,11 +1,13 @@
 //! What a Spectrangle table (a lobby, then its game) receives, and who it seats: the
 //! vocabulary shared by the connection threads, the lobbies registry and the tables.
 
-use super::protocol::{Command, Extension, PlayerName};
-use super::summary::TableView;
+use super::protocol::{Command, Extension, LobbyName, PlayerName};
+use super::summary::{TableId, TableView};
+use crate::engine::spectrangle::MAX_PLAYERS;
 use crate::frontend::Departure;
 use crate::net::{ConnId, Connection, Ticket};
 use crossbeam_channel::Sender;
+use std::fmt;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -77,4 +79,42 @@ pub enum TableEvent {
     /// Handled once every event before it is: sent after the events of a READY (the
     /// START it may trigger included) or an EXIT, so their sender waits for them.
     Reached(Ticket),
+    /// The practice bot joins the lobby under this granted name, ready.
+    SeatBot(PlayerName),
+}
+
+/// Why the practice bot cannot take a seat at a table (the console's `bot s3`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BotRefused {
+    /// No table has this id.
+    NoSuchTable(TableId),
+    /// Its game has ended.
+    Ended(TableId),
+    /// Its game has started: the bot joins lobbies only.
+    Playing(TableId),
+    /// The lobby (named) has four players.
+    Full(TableId, LobbyName),
+    /// The server is shutting down.
+    ShuttingDown,
+}
+
+impl fmt::Display for BotRefused {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BotRefused::NoSuchTable(id) => write!(f, "no game {id}: type 'games' to list them"),
+            BotRefused::Ended(id) => write!(
+                f,
+                "game {id} has ended: the practice bot joins a lobby waiting for players"
+            ),
+            BotRefused::Playing(id) => write!(
+                f,
+                "game {id} is being played: the practice bot joins a lobby waiting for players"
+            ),
+            BotRefused::Full(id, lobby) => write!(
+                f,
+                "lobby {lobby} ({id}) is full: {MAX_PLAYERS} players already"
+            ),
+            BotRefused::ShuttingDown => f.write_str("the server is shutting down"),
+        }
+    }
 }

@@ -20,7 +20,9 @@ pub mod session;
 pub mod summary;
 pub mod table;
 
-use super::{ClientRow, Context, FrontEnd, GameRow, QueueRow, Record, Tally, Unanswered, ask};
+use super::{
+    BotRow, ClientRow, Context, FrontEnd, GameRow, QueueRow, Record, Tally, Unanswered, ask,
+};
 use crate::net::{CloseReason, Connection};
 use event::TableEvent;
 use protocol::{ErrorCode, ServerMessage};
@@ -171,6 +173,27 @@ impl FrontEnd for SpectrangleFrontEnd {
             log::info!("operator kicked {} (game {id})", conn.label());
         }
         format!("kicked {} players of game {id}", members.len())
+    }
+
+    fn bots(&self) -> Vec<BotRow> {
+        let (live, _) = self.registry.tables();
+        self.registry
+            .bots()
+            .into_iter()
+            .map(|(name, table)| BotRow {
+                state: report::player_state(live.iter().find(|s| s.id == table).map(|s| &s.status)),
+                name,
+                game: table.to_string(),
+            })
+            .collect()
+    }
+
+    fn seat_bot(&self, id: &str) -> Result<String, String> {
+        let id = TableId::parse(id).ok_or_else(|| format!("no game {id}"))?;
+        self.registry
+            .seat_bot(id)
+            .map(|name| format!("the practice bot {name} joins the lobby of game {id}, ready"))
+            .map_err(|refused| refused.to_string())
     }
 
     fn tally(&self) -> Tally {

@@ -11,7 +11,7 @@
 //! `parking_lot` locks do not poison: a panic under the lock (none is reachable: the
 //! code under it only touches maps) would leave the maps as they were.
 
-use super::event::{Extensions, Member, TableEvent};
+use super::event::{BotRefused, Extensions, Member, TableEvent};
 use super::protocol::{
     ArgumentError, Command, ErrorCode, Extension, Keyword, LobbyName, PlayerName, Request,
     ServerMessage, Unrecognized,
@@ -19,7 +19,7 @@ use super::protocol::{
 use super::summary::{Status, Summary, TableId};
 use super::table::{self, Registrar};
 use crate::engine::spectrangle::MAX_PLAYERS;
-use crate::frontend::{Context, Departure, FINISHED_KEPT};
+use crate::frontend::{Context, Departure, FINISHED_KEPT, names};
 use crate::net::{CloseReason, ConnId, Connection, Depth, Inbox, Ticket};
 use crate::workers::Finished;
 use parking_lot::Mutex;
@@ -63,17 +63,28 @@ struct TableEntry {
     lobby: Option<LobbyName>,
     /// Whether it was opened by a JOIN without a lobby name.
     default: bool,
-    /// Who sits there, in join order.
+    /// The clients that sit there, in join order.
     members: Vec<ConnId>,
     /// Members that said READY.
     ready: HashSet<ConnId>,
+    /// The practice bots that sit there (always ready), by their granted names.
+    bots: Vec<PlayerName>,
 }
 
 impl TableEntry {
+    /// Everyone seated: clients and bots.
+    fn seated(&self) -> usize {
+        self.members.len() + self.bots.len()
+    }
+
     fn is_open_lobby(&self) -> bool {
-        self.lobby.is_some() && self.members.len() < MAX_PLAYERS
+        self.lobby.is_some() && self.seated() < MAX_PLAYERS
     }
 }
+
+/// The name the Spectrangle practice bot asks for (granted as `SpectraBot_2`, ... when
+/// taken).
+pub const BOT_NAME: &str = "SpectraBot";
 
 #[derive(Default)]
 struct State {
@@ -313,12 +324,12 @@ impl Registry {
                     .tables
                     .iter()
                     .find(|(_, t)| t.lobby.as_ref() == Some(wanted))
-                    .map(|(id, t)| (*id, t.members.len())),
+                    .map(|(id, t)| (*id, t.seated())),
                 None => state
                     .tables
                     .iter()
                     .find(|(_, t)| t.default && t.is_open_lobby())
-                    .map(|(id, t)| (*id, t.members.len())),
+                    .map(|(id, t)| (*id, t.seated())),
             };
             if let (Some((_, members)), Some(wanted)) = (found, &lobby)
                 && members >= MAX_PLAYERS
@@ -382,6 +393,7 @@ impl Registry {
                 default,
                 members: Vec::new(),
                 ready: HashSet::new(),
+                bots: Vec::new(),
             },
         );
         let new_table = NewTable {
@@ -466,13 +478,66 @@ impl Registry {
         }
         if table.lobby.is_some() {
             if table.members.is_empty() {
-                // Nobody left: dropping the inbox ends the lobby's loop.
-                state.tables.remove(&id);
+                // No client left (a bot plays for nobody): dropping the inbox ends the
+                // lobby's loop.
+                if let Some(table) = state.tables.remove(&id) {
+                    for bot in table.bots {
+                        state.names.remove(&bot);
+                    }
+                }
             } else {
                 start_if_ready(table);
             }
         }
         true
+    }
+
+    /// Seats the practice bot in lobby `id`, ready: the game starts if every client
+    /// there is ready too. Returns the name it was granted.
+    ///
+    /// # Errors
+    ///
+    /// Why not: no such table, its game has started or ended, the lobby is full, the
+    /// server is shutting down.
+    pub fn seat_bot(&self, id: TableId) -> Result<String, BotRefused> {
+        if self.context.shutdown.is_triggered() {
+            return Err(BotRefused::ShuttingDown);
+        }
+        let mut state = self.state.lock();
+        let Some(table) = state.tables.get(&id) else {
+            return Err(match state.finished.iter().rev().find(|s| s.id == id) {
+                Some(_) => BotRefused::Ended(id),
+                None => BotRefused::NoSuchTable(id),
+            });
+        };
+        let Some(lobby) = table.lobby.clone() else {
+            return Err(BotRefused::Playing(id));
+        };
+        if table.seated() >= MAX_PLAYERS {
+            return Err(BotRefused::Full(id, lobby));
+        }
+        let granted = names::grant(BOT_NAME, |name| {
+            PlayerName::parse(name).is_ok_and(|name| state.names.contains(&name))
+        });
+        let name = PlayerName::parse(&granted).map_err(|_| BotRefused::ShuttingDown)?;
+        state.names.insert(name.clone());
+        let Some(table) = state.tables.get_mut(&id) else {
+            return Err(BotRefused::NoSuchTable(id));
+        };
+        table.bots.push(name.clone());
+        let _ = table.inbox.post(TableEvent::SeatBot(name));
+        start_if_ready(table);
+        Ok(granted)
+    }
+
+    /// The practice bots seated at tables: name and table.
+    pub fn bots(&self) -> Vec<(String, TableId)> {
+        let state = self.state.lock();
+        state
+            .tables
+            .iter()
+            .flat_map(|(id, t)| t.bots.iter().map(move |b| (b.to_string(), *id)))
+            .collect()
     }
 
     /// Sends the event `make` builds (given the sender's id) to the sender's table.
@@ -499,6 +564,7 @@ impl Registry {
                     .members
                     .iter()
                     .filter_map(|m| state.clients.get(m)?.name.as_ref())
+                    .chain(&table.bots)
                     .map(ToString::to_string)
                     .collect();
                 Some((name.to_string(), players))
@@ -542,7 +608,7 @@ impl Registry {
                 freed.push(Arc::clone(&client.conn));
             }
         }
-        for name in names {
+        for name in names.into_iter().chain(table.bots) {
             state.names.remove(&name);
         }
         freed
@@ -617,6 +683,10 @@ impl Registrar for Registry {
         self.remove_table(id)
     }
 
+    fn seat_bot(&self, id: TableId) -> Result<String, BotRefused> {
+        Registry::seat_bot(self, id)
+    }
+
     fn redispatch(&self, from: &Arc<Connection>, command: Command, ticket: Ticket) {
         let keyword = match &command {
             Command::Swap { .. } => Keyword::MoveSwap,
@@ -673,11 +743,11 @@ fn not_in_lobby(keyword: Keyword) -> Refusal {
     )
 }
 
-/// Starts a lobby of two or more members who are all ready: it stops being a lobby
-/// (no more joins) and its table deals.
+/// Starts a lobby of two or more members who are all ready (a bot always is): it stops
+/// being a lobby (no more joins) and its table deals.
 fn start_if_ready(table: &mut TableEntry) {
     let all_ready = table.members.iter().all(|m| table.ready.contains(m));
-    if table.lobby.is_some() && table.members.len() >= 2 && all_ready {
+    if table.lobby.is_some() && table.seated() >= 2 && all_ready {
         table.lobby = None;
         let _ = table.inbox.post(TableEvent::Start);
     }

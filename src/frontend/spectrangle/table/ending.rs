@@ -11,7 +11,7 @@ impl Table {
     /// more; everyone else gets `SCORE` with everyone's points so far, in turn order.
     pub(super) fn end(&mut self, why: &str, leaver: Option<ConnId>) {
         let scores: Vec<(String, u32)> = match &self.game {
-            Some(game) => (0..self.members.len())
+            Some(game) => (0..self.seats.len())
                 .map(|player| (self.name_of(player), game.scores()[player]))
                 .collect(),
             None => Vec::new(),
@@ -38,8 +38,9 @@ impl Table {
             let file_name = format!("spectrangle-{}-{}.txt", self.id, records::unix_seconds());
             records::save(dir, &file_name, &text, &format!("spectrangle {}", self.id));
         }
-        for member in self.members.iter().filter(|m| Some(m.conn.id) != leaver) {
-            let _ = member.conn.send_line(&line, false);
+        let players = self.seats.iter().filter_map(|s| s.conn());
+        for conn in players.filter(|c| Some(c.id) != leaver) {
+            let _ = conn.send_line(&line, false);
         }
     }
 }

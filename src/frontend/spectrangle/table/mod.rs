@@ -10,12 +10,14 @@
 //! - `ending`: SCORE, the record, how a game ends;
 //! - `view`: what the console sees.
 
+mod bot;
 mod ending;
 mod playing;
+mod seat;
 mod view;
 
-use super::event::{Member, TableEvent};
-use super::protocol::{Command, Extension, ServerMessage};
+use super::event::{BotRefused, TableEvent};
+use super::protocol::{Command, ServerMessage};
 use super::summary::{Summary, TableId};
 use crate::engine::rng::Rng;
 use crate::engine::spectrangle::Game;
@@ -24,6 +26,7 @@ use crate::net::{Brake, ConnId, Connection, Ticket};
 use crate::workers::Finished;
 use crossbeam_channel::{Receiver, at, never, select};
 use parking_lot::Mutex;
+use seat::Seat;
 use std::collections::HashSet;
 use std::io;
 use std::panic::{self, AssertUnwindSafe};
@@ -40,6 +43,14 @@ pub trait Registrar: Send + Sync {
     /// Handles a move that reached the table after its game ended, where its client
     /// is now; the ticket goes with it.
     fn redispatch(&self, from: &Arc<Connection>, command: Command, ticket: Ticket);
+
+    /// Seats the practice bot in lobby `table`, ready: the registry sends the table
+    /// [`TableEvent::SeatBot`] (and the start, if everyone is ready). Returns its name.
+    ///
+    /// # Errors
+    ///
+    /// Why not (see [`BotRefused`]).
+    fn seat_bot(&self, table: TableId) -> Result<String, BotRefused>;
 }
 
 /// Starts the loop of table `id` on a thread of its own (from `context.game_threads`).
@@ -114,8 +125,8 @@ struct Table {
     context: Context,
     summary: Arc<Mutex<Summary>>,
     /// In join order in the lobby, in turn order once the game starts: player `i` of
-    /// the game is `members[i]`.
-    members: Vec<Member>,
+    /// the game is `seats[i]`.
+    seats: Vec<Seat>,
     /// Members that said READY (for the console; the registry decides the start).
     ready: HashSet<ConnId>,
     phase: Phase,
@@ -131,6 +142,8 @@ struct Table {
     record: Vec<String>,
     /// The tickets of lines answered while a member is behind on its output.
     brake: Brake,
+    /// When the practice bot joins a lone player who is ready (`--spectrangle-bot-after`).
+    bot_due: Option<Instant>,
     /// What the web board last got: phase, members, ready, moves (see `view`).
     published: Option<(Phase, usize, usize, usize)>,
     /// When the game started (START) and ended, and its SCORE line without the
@@ -153,7 +166,7 @@ impl Table {
             registrar,
             context,
             summary,
-            members: Vec::new(),
+            seats: Vec::new(),
             ready: HashSet::new(),
             phase: Phase::Lobby,
             game: None,
@@ -162,6 +175,7 @@ impl Table {
             timeouts: Vec::new(),
             record: Vec::new(),
             brake: Brake::default(),
+            bot_due: None,
             published: None,
             started_at: None,
             ended_at: None,
@@ -174,6 +188,7 @@ impl Table {
         let shutdown = self.context.shutdown.signal();
         while self.phase != Phase::Over {
             let timer = self.deadline.map(at).unwrap_or_else(never);
+            let bot_timer = self.bot_due.map(at).unwrap_or_else(never);
             select! {
                 recv(events) -> event => match event {
                     Ok(event) => self.handle(event),
@@ -183,9 +198,12 @@ impl Table {
                 recv(shutdown) -> _ => self.shut_down(),
                 recv(timer) -> _ => self.on_deadline(),
                 recv(self.brake.timer()) -> _ => {
-                    self.brake.recheck(self.members.iter().map(|m| m.conn.as_ref()));
+                    self.brake.recheck(self.seats.iter().filter_map(|s| s.conn()).map(Arc::as_ref));
                 }
+                recv(bot_timer) -> _ => self.on_bot_due(),
             }
+            self.play_bots();
+            self.watch_for_a_lone_player();
             self.publish();
         }
     }
@@ -197,10 +215,11 @@ impl Table {
             // caught up with what the table has sent (see `net::handoff::Brake`).
             TableEvent::Joined { member, ticket } => {
                 log::info!("spectrangle {}: {} joined", self.id, member.name);
-                self.members.push(member);
+                self.seats.push(Seat::client(member));
                 self.announce_lobby();
                 self.answered(ticket);
             }
+            TableEvent::SeatBot(name) => self.seat_bot(name),
             TableEvent::Ready(conn) => {
                 self.ready.insert(conn);
             }
@@ -228,28 +247,30 @@ impl Table {
     /// A line has been answered: its ticket goes, unless a member is behind on what
     /// the table sent it (then the sender waits).
     fn answered(&mut self, ticket: Ticket) {
-        self.brake
-            .answered(ticket, self.members.iter().map(|m| m.conn.as_ref()));
+        self.brake.answered(
+            ticket,
+            self.seats.iter().filter_map(|s| s.conn()).map(Arc::as_ref),
+        );
     }
 
     /// `LOBBY <names>` to everyone in the lobby.
     fn announce_lobby(&self) {
-        let players = self.members.iter().map(|m| m.name.to_string()).collect();
+        let players = self.seats.iter().map(|s| s.name.to_string()).collect();
         self.broadcast(&ServerMessage::Lobby { players });
     }
 
     /// A member left: in the lobby the others hear `LOBBY`; in a game, the game ends.
     fn left(&mut self, conn: ConnId, how: &Departure) {
-        let Some(index) = self.members.iter().position(|m| m.conn.id == conn) else {
+        let Some(index) = self.seats.iter().position(|s| s.is(conn)) else {
             return;
         };
-        let what = how.describe(self.members[index].name.as_str());
+        let what = how.describe(self.seats[index].name.as_str());
         log::info!("spectrangle {}: {what}", self.id);
         match self.phase {
             Phase::Lobby => {
-                self.members.remove(index);
+                self.seats.remove(index);
                 self.ready.remove(&conn);
-                if !self.members.is_empty() {
+                if !self.seats.is_empty() {
                     self.announce_lobby();
                 }
             }
@@ -260,7 +281,7 @@ impl Table {
 
     /// `CHAT_MESSAGE` to every member with chat enabled.
     fn chat(&self, from: ConnId, text: String) {
-        let Some(sender) = self.members.iter().find(|m| m.conn.id == from) else {
+        let Some(sender) = self.seats.iter().find(|s| s.is(from)) else {
             return;
         };
         let line = ServerMessage::ChatMessage {
@@ -268,9 +289,9 @@ impl Table {
             text,
         }
         .to_string();
-        for member in &self.members {
-            if member.extensions.has(Extension::Chat) {
-                let _ = member.conn.send_line(&line, false);
+        for seat in self.seats.iter().filter(|s| s.takes_chat()) {
+            if let Some(conn) = seat.conn() {
+                let _ = conn.send_line(&line, false);
             }
         }
     }
@@ -278,9 +299,10 @@ impl Table {
     /// Sends `message` to every member, formatting it once; returns the line.
     fn broadcast(&self, message: &ServerMessage) -> String {
         let line = message.to_string();
-        for member in &self.members {
-            // A closed connection is reported by its reader thread as a departure.
-            let _ = member.conn.send_line(&line, false);
+        // The bot reads no lines. A closed connection is reported by its reader thread
+        // as a departure.
+        for conn in self.seats.iter().filter_map(Seat::conn) {
+            let _ = conn.send_line(&line, false);
         }
         line
     }

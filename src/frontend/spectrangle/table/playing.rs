@@ -13,8 +13,8 @@ const TIMEOUTS_BEFORE_DISCONNECT: u32 = 3;
 impl Table {
     /// Every member is ready: the turn order is drawn, the bag shuffled and dealt.
     pub(super) fn start(&mut self) {
-        self.rng.shuffle(&mut self.members);
-        let game = match Game::new(self.members.len(), self.rng.next_u64()) {
+        self.rng.shuffle(&mut self.seats);
+        let game = match Game::new(self.seats.len(), self.rng.next_u64()) {
             Ok(game) => game,
             Err(e) => {
                 // The registry starts lobbies of 2 to 4 only; should that ever break,
@@ -25,8 +25,8 @@ impl Table {
         };
         self.phase = Phase::Playing;
         self.started_at = Some(std::time::SystemTime::now());
-        self.timeouts = vec![0; self.members.len()];
-        let players: Vec<String> = self.members.iter().map(|m| m.name.to_string()).collect();
+        self.timeouts = vec![0; self.seats.len()];
+        let players: Vec<String> = self.seats.iter().map(|s| s.name.to_string()).collect();
         log::info!("spectrangle {} started: {}", self.id, players.join(", "));
         self.announce(&ServerMessage::Start { players });
         for dealt in game.deal() {
@@ -43,7 +43,7 @@ impl Table {
     /// A MOVE_PLAY, MOVE_SWAP or MOVE_SKIP from `from`: the turn (ERROR 5), then the
     /// rules (ERROR 6); accepted, every player hears UPDATE (and TILE for a draw).
     pub(super) fn play(&mut self, from: &Connection, command: Command) {
-        let Some(player) = self.members.iter().position(|m| m.conn.id == from.id) else {
+        let Some(player) = self.seats.iter().position(|s| s.is(from.id)) else {
             return;
         };
         let Some(to_move) = self.game.as_ref().map(Game::to_move) else {
@@ -56,11 +56,25 @@ impl Table {
             );
             return Self::refuse(from, &ServerMessage::error(ErrorCode::NotYourTurn, message));
         }
+        match self.take_turn(player, command) {
+            Ok(()) => from.accepted(),
+            Err(refusal) => Self::refuse(from, &refusal_message(&refusal)),
+        }
+    }
+
+    /// Plays `command` for `player`, whose turn it is (a client's move, the bot's
+    /// choice): accepted by the rules, every player hears UPDATE (and TILE for a
+    /// draw), and the game goes on to its next turn or its end.
+    ///
+    /// # Errors
+    ///
+    /// The rules' refusal; nothing was sent.
+    pub(super) fn take_turn(&mut self, player: usize, command: Command) -> Result<(), MoveError> {
         let name = self.name_of(player);
         let Some(game) = self.game.as_mut() else {
-            return;
+            return Err(MoveError::GameOver);
         };
-        let outcome = match command {
+        let (update, drawn) = match command {
             Command::Play { spelling, location } => {
                 game.play(player, spelling, location).map(|report| {
                     let played = ServerMessage::Played {
@@ -92,21 +106,17 @@ impl Table {
                 };
                 (skipped, None)
             }),
-            _ => return,
-        };
-        match outcome {
-            Err(refusal) => Self::refuse(from, &refusal_message(&refusal)),
-            Ok((update, drawn)) => {
-                from.accepted();
-                self.timeouts[player] = 0;
-                self.announce(&update);
-                if let Some(drawn) = drawn {
-                    self.announce(&drawn);
-                }
-                self.context.counters.moves.fetch_add(1, Ordering::Relaxed);
-                self.after_turn();
-            }
+            // Only moves reach a table as moves.
+            _ => return Ok(()),
+        }?;
+        self.timeouts[player] = 0;
+        self.announce(&update);
+        if let Some(drawn) = drawn {
+            self.announce(&drawn);
         }
+        self.context.counters.moves.fetch_add(1, Ordering::Relaxed);
+        self.after_turn();
+        Ok(())
     }
 
     /// The clock ran out: the server skips the player to move (`UPDATE <name>`); a
@@ -122,11 +132,11 @@ impl Table {
         self.timeouts[player] += 1;
         if self.timeouts[player] >= TIMEOUTS_BEFORE_DISCONNECT {
             // Its reader reports the disconnect, which ends the game like any other.
-            self.members[player]
-                .conn
-                .close(CloseReason::Because(format!(
+            if let Some(conn) = self.seats[player].conn() {
+                conn.close(CloseReason::Because(format!(
                     "it did not move in time {TIMEOUTS_BEFORE_DISCONNECT} turns in a row"
                 )));
+            }
         }
         self.after_turn();
     }
@@ -145,9 +155,9 @@ impl Table {
 
     /// The name of player `player` (turn order).
     pub(super) fn name_of(&self, player: usize) -> String {
-        self.members
+        self.seats
             .get(player)
-            .map_or_else(String::new, |m| m.name.to_string())
+            .map_or_else(String::new, |s| s.name.to_string())
     }
 }
 

@@ -14,7 +14,7 @@ impl Table {
     pub(super) fn publish(&mut self) {
         self.publish_summary();
         let moves = self.game.as_ref().map_or(0, |g| g.history().len());
-        let mark = (self.phase, self.members.len(), self.ready.len(), moves);
+        let mark = (self.phase, self.seats.len(), self.ready.len(), moves);
         if self.published == Some(mark) {
             return;
         }
@@ -44,7 +44,7 @@ impl Table {
                 .and_then(|_| u8::try_from(index + 1).ok())
         };
         let players: Vec<SpectranglePlayer> = self
-            .members
+            .seats
             .iter()
             .enumerate()
             .map(|(index, member)| {
@@ -107,16 +107,16 @@ impl Table {
     fn publish_summary(&self) {
         let players = match &self.game {
             Some(game) => self
-                .members
+                .seats
                 .iter()
                 .zip(game.scores())
                 .map(|(m, points)| format!("{} {points}", m.name))
                 .collect(),
             None => self
-                .members
+                .seats
                 .iter()
                 .map(|m| {
-                    if self.ready.contains(&m.conn.id) {
+                    if m.is_bot() || m.conn().is_some_and(|c| self.ready.contains(&c.id)) {
                         format!("{} (ready)", m.name)
                     } else {
                         m.name.to_string()
@@ -141,7 +141,7 @@ impl Table {
     pub(super) fn view(&self) -> TableView {
         let summary = self.summary.lock().clone();
         let hands = match &self.game {
-            Some(game) => (0..self.members.len())
+            Some(game) => (0..self.seats.len())
                 .map(|p| (self.name_of(p), game.hand(p).to_vec()))
                 .collect(),
             None => Vec::new(),
