@@ -20,9 +20,9 @@ fn a_slow_bot_does_not_delay_twenty_other_games() {
     // The bot plays black on 19x19 and starts thinking at once.
     let mut ann = leader(&server, 1, "Ann");
     ann.send("SET_CONFIG+1+2+19");
-    assert!(server.go().seat_bot("1").is_ok());
+    assert!(server.go().seat_bot("1", None).is_ok());
     ann.expect(&format!(
-        "ACKNOWLEDGE_CONFIG+Ann+2+19+PLAYING;1;{}+GoBot",
+        "ACKNOWLEDGE_CONFIG+Ann+2+19+PLAYING;1;{}+GoBot-L3",
         empty(19)
     ));
     let thinking_since = Instant::now();

@@ -3,6 +3,7 @@
 
 use super::protocol::{ClientCommand, GameId, ParseError};
 use super::summary::GameView;
+use crate::engine::bot::Level;
 use crate::frontend::Departure;
 use crate::net::Connection;
 use crossbeam_channel::Sender;
@@ -25,8 +26,9 @@ pub const EXIT_REASON: &str = "it sent EXIT";
 pub enum GameEvent {
     /// The lobby seats a player here (as leader if the game is empty).
     Join(Player),
-    /// The lobby seats the practice bot here as the partner, under this granted name.
-    SeatBot(String),
+    /// The lobby seats the practice bot here as the partner, under this granted name,
+    /// playing at this level.
+    SeatBot(String, Level),
     /// A line from a seated player: a command, or why it is not one.
     Line {
         from: Arc<Connection>,
@@ -47,8 +49,11 @@ pub enum GameEvent {
     Panic,
 }
 
-/// The name the practice bot asks the lobby for (granted as `GoBot_2`, ... when taken).
-pub const BOT_NAME: &str = "GoBot";
+/// The name the practice bot of `level` asks the lobby for: `GoBot-L3` (granted as
+/// `GoBot-L3_2`, ... when taken), so that games, logs and records tell levels apart.
+pub fn bot_name(level: Level) -> String {
+    format!("GoBot-L{level}")
+}
 
 /// Why the practice bot cannot take a seat in a game.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -24,6 +24,7 @@ pub mod thinker;
 use super::{
     BotRow, ClientRow, Context, FrontEnd, GameRow, Record, Shared, Tally, Unanswered, ask,
 };
+use crate::engine::bot::Level;
 use crate::net::Connection;
 use event::GameEvent;
 use lobby::Lobby;
@@ -215,9 +216,10 @@ impl FrontEnd for GoFrontEnd {
         format!("kicked {} from game {id}", names.join(" and "))
     }
 
-    fn seat_bot(&self, id: &str) -> Result<String, String> {
+    fn seat_bot(&self, id: &str, level: Option<Level>) -> Result<String, String> {
         let id = Self::game_id(id).ok_or_else(|| format!("no game {id}"))?;
-        match self.lobby.seat_bot(id) {
+        let level = level.unwrap_or(self.lobby.shared.settings.bot_level);
+        match self.lobby.seat_bot(id, level) {
             Ok(name) => Ok(format!(
                 "the practice bot {name} takes the free seat of game {id}"
             )),

@@ -139,7 +139,7 @@ mod tests {
     use super::*;
 
     fn line(text: &str) -> GameEvent {
-        GameEvent::SeatBot(text.into())
+        GameEvent::SeatBot(text.into(), crate::engine::bot::Level::DEFAULT)
     }
 
     #[test]

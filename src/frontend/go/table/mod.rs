@@ -20,6 +20,7 @@ use super::protocol::{ClientCommand, GameId, GameState, ParseError, ServerMessag
 use super::route::Route;
 use super::summary::GameSummary;
 use super::thinker::{Answer, Thinker, Turn};
+use crate::engine::bot::Level;
 use crate::engine::go::{self, Colour};
 use crate::engine::rng::Rng;
 use crate::frontend::{Departure, KICK_REASON, Shared, deadline_in};
@@ -58,14 +59,14 @@ pub trait Seating: Send + Sync {
     /// Takes `game` off the queue of games waiting for a partner.
     fn stop_waiting(&self, game: GameId);
 
-    /// Seats the practice bot in `game` if it waits for a partner: takes it off the
-    /// queue, grants the bot a name and sends the game [`GameEvent::SeatBot`]. Returns
-    /// the name.
+    /// Seats the practice bot of `level` in `game` if it waits for a partner: takes it
+    /// off the queue, grants the bot a name and sends the game [`GameEvent::SeatBot`].
+    /// Returns the name.
     ///
     /// # Errors
     ///
     /// Why not: no such game, ended, both seats taken, shutting down.
-    fn seat_bot(&self, game: GameId) -> Result<String, BotRefused>;
+    fn seat_bot(&self, game: GameId, level: Level) -> Result<String, BotRefused>;
 
     /// Removes an ended game: no new player or event is sent to it, and its players
     /// are free. Returns the connections that sat in it with their routes, which
@@ -137,7 +138,7 @@ fn answer_leftovers(seating: &Arc<dyn Seating>, events: &Receiver<GameEvent>) {
         match event {
             GameEvent::Join(player) => seating.reseat(player),
             // Its name was freed when the game was closed.
-            GameEvent::SeatBot(_) => {}
+            GameEvent::SeatBot(..) => {}
             // Sent while the game was ending: handled where the client now is.
             GameEvent::Line { from, command } => seating.redispatch(&from, command),
             GameEvent::Kick(conn) => conn.close(KICK_REASON),
@@ -303,7 +304,7 @@ impl Table {
     fn handle(&mut self, event: GameEvent) {
         match event {
             GameEvent::Join(player) => self.join(player),
-            GameEvent::SeatBot(name) => self.seat_bot(name),
+            GameEvent::SeatBot(name, level) => self.seat_bot(name, level),
             GameEvent::Line { from, command } => match self.seat_of(from.id) {
                 Some(seat) => self.command(seat, command),
                 None => {
