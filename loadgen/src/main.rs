@@ -14,6 +14,8 @@
 //!   the leader's connect -> both players hold ACKNOWLEDGE_CONFIG.
 //! - `hold`: N clients in N/2 configured games, each game plays one move, then the
 //!   server's memory is read from /proc and the clients are held and closed.
+//! - `gnugo-match`: the practice bot's strength: GNU Go plays it through the GO!
+//!   protocol (a GTP-to-GO! bridge, blocking, one game at a time); not a load test.
 //!
 //! All clients live in ONE thread with non-blocking sockets (mio), so 10,000 clients
 //! cost 10,000 file descriptors and no threads. Every mode ends with one line
@@ -22,6 +24,7 @@
 mod echo;
 mod floor;
 mod games;
+mod gnugo;
 mod hold;
 mod io;
 mod pairing;
@@ -93,6 +96,9 @@ enum Mode {
     },
     /// Print a free loopback TCP port (for scripts).
     FreePort,
+    /// GNU Go against the server's practice bot, game after game, through the GO!
+    /// protocol; the server must seat its bot (`--bot-after 1`).
+    GnugoMatch(gnugo::MatchArgs),
     /// N clients connected at once in N/2 live games.
     Hold {
         #[arg(long, default_value = "127.0.0.1:8000")]
@@ -143,6 +149,7 @@ fn main() {
             timeout,
             prefix,
         } => pairing::pairing(addr, games, concurrent, size, timeout, &prefix),
+        Mode::GnugoMatch(args) => gnugo::gnugo_match(&args),
         Mode::FreePort => {
             let l = TcpListener::bind("127.0.0.1:0").expect("bind");
             println!("{}", l.local_addr().expect("address").port());

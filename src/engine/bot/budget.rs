@@ -49,6 +49,11 @@ impl Budget {
         }
     }
 
+    /// Whether the budget has a deadline (else only a number of playouts).
+    pub(super) fn has_deadline(&self) -> bool {
+        self.deadline.is_some()
+    }
+
     /// The part of this budget a level uses, from `now` on: `share` of the time left
     /// until the deadline and of the playouts (at least one), and at most
     /// `max_playouts` playouts.

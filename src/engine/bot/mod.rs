@@ -16,6 +16,7 @@
 //!   [`Summary`]).
 //! - `tree`: nodes and edges, selection by RAVE, updates, subtrees.
 //! - `prior`: the moves of a new node and the priors they start from.
+//! - `ladder`: reading ladders, for the priors.
 //! - `policy`: the playouts' next move.
 //! - `patterns`: the 3x3 shapes.
 //! - `position`: the search's own board (simple ko, liberties, eyes, self-atari).
@@ -27,6 +28,7 @@
 
 mod area;
 mod budget;
+mod ladder;
 mod level;
 mod patterns;
 mod policy;

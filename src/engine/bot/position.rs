@@ -366,25 +366,6 @@ impl Position {
         false_points + usize::from(edge) < 2
     }
 
-    /// Stones that a stone of the side to move at the empty `loc` would capture.
-    pub(super) fn captures_at(&self, loc: Loc) -> u32 {
-        let other = self.to_move.opponent().number();
-        let mut heads = [PASS; 4];
-        let mut count = 0;
-        let mut captured = 0;
-        for q in self.neighbours(loc) {
-            if self.cell(q) == other && self.chain(q).single_liberty() == Some(loc) {
-                let head = self.head(q);
-                if !heads[..count].contains(&head) {
-                    heads[count] = head;
-                    count += 1;
-                    captured += u32::from(self.chain(q).stones);
-                }
-            }
-        }
-        captured
-    }
-
     /// What a stone of the side to move at the empty `loc` would become: the
     /// liberties of its chain (counted up to [`LIBERTY_CAP`]) and its stones.
     ///
@@ -692,7 +673,6 @@ mod tests {
         let mut pos = position(diagram, Colour::Black);
         let take = at(&pos, 1, 2);
         assert!(pos.is_legal(take));
-        assert_eq!(pos.captures_at(take), 1);
         assert_eq!(pos.play(take), 1);
         pos.debug_check().expect("consistent");
         let retake = at(&pos, 1, 1);

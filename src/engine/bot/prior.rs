@@ -4,16 +4,22 @@
 //! Owns the list of moves considered in a position (every legal point that does not
 //! fill one's own eye, and passing) and the weight of each hint, in pretend
 //! simulations, as michi sets them: every move starts even (10 simulations at one
-//! half); captures and escapes from atari, 3x3 shapes and closeness to the last move
-//! (in common-fate-graph distance, where a chain counts as one point) add wins; a bad
-//! self-atari and a first- or second-line move in an empty area add losses, a
-//! third-line move there adds wins. A pass that ends the game is valued exactly by
-//! the area score; any other pass starts low, so that it is tried only when every
-//! move looks bad.
+//! half); captures, escapes from atari, ataris that start a working ladder, 3x3
+//! shapes and closeness to the last move (in common-fate-graph distance, where a
+//! chain counts as one point) add wins; a bad self-atari, running out into a working
+//! ladder and a first- or second-line move in an empty area add losses, a third-line
+//! move there adds wins.
+//!
+//! A pass that ends the game is valued exactly by the area score. Any other pass
+//! starts as a sure loss while a sensible move is left (one that is not a bad
+//! self-atari): under area scoring such a move costs nothing, and a bot that passes
+//! a lost game away gives up its chances and its stones. With only bad self-ataris
+//! left (a seki, say), the pass starts even with the moves.
 
 use std::collections::VecDeque;
 
 use super::area::AreaCounter;
+use super::ladder;
 use super::patterns::Patterns;
 use super::position::{BLACK, EMPTY, Loc, PASS, Position, WALL, WHITE};
 use super::reward::reward;
@@ -40,8 +46,9 @@ const EMPTY_AREA: f32 = 10.0;
 const EMPTY_AREA_REACH: i32 = 3;
 /// Boards smaller than this have no opening lines to speak of: no empty-area prior.
 const EMPTY_AREA_MIN_SIZE: usize = 7;
-/// The pretend simulations of a pass that does not end the game, all of them losses.
-const PASS_LOSSES: f32 = 20.0;
+/// The pretend simulations of a pass that does not end the game while a sensible move
+/// is left, all of them losses.
+const PASS_LOSSES: f32 = 30.0;
 /// The weight of the exact value of a pass that ends the game.
 const TERMINAL_WEIGHT: f32 = 1000.0;
 
@@ -78,23 +85,27 @@ impl Priors {
             self.atari_hints(pos);
             self.distances(pos);
         }
+        let mut sensible = false;
         for &loc in pos.empties() {
             if pos.is_eye(loc, colour) || !pos.is_legal(loc) {
                 continue;
             }
+            let bad_self_atari = pos.is_bad_self_atari(loc);
+            sensible |= !bad_self_atari;
             let (mut wins, mut weight) = (EVEN / 2.0, EVEN);
             if hints {
-                let (w, n) = self.hints(pos, patterns, loc);
+                let (w, n) = self.hints(pos, patterns, loc, bad_self_atari);
                 wins += w;
                 weight += n;
             }
             out.push(Edge::new(loc, weight, wins / weight));
         }
-        out.push(self.pass_edge(pos, komi));
+        out.push(self.pass_edge(pos, komi, sensible));
     }
 
-    /// The pass: exact when it ends the game, else a few pretend losses.
-    fn pass_edge(&mut self, pos: &Position, komi: Komi) -> Edge {
+    /// The pass: exact when it ends the game; else a sure loss while a sensible move
+    /// is left, and even with the moves when none is.
+    fn pass_edge(&mut self, pos: &Position, komi: Komi, sensible: bool) -> Edge {
         if pos.passes() >= 1 {
             let (black, white) = self.area.area(pos);
             let points = pos.size() * pos.size();
@@ -102,13 +113,21 @@ impl Priors {
             let mut edge = Edge::new(PASS, TERMINAL_WEIGHT, value);
             edge.terminal = true;
             edge
+        } else if sensible {
+            Edge::new(PASS, PASS_LOSSES, 0.0)
         } else {
-            Edge::new(PASS, EVEN + PASS_LOSSES, EVEN / 2.0 / (EVEN + PASS_LOSSES))
+            Edge::new(PASS, EVEN, 0.5)
         }
     }
 
     /// The hints about `loc` but the atari ones: (wins, pretend simulations).
-    fn hints(&self, pos: &Position, patterns: &Patterns, loc: Loc) -> (f32, f32) {
+    fn hints(
+        &self,
+        pos: &Position,
+        patterns: &Patterns,
+        loc: Loc,
+        bad_self_atari: bool,
+    ) -> (f32, f32) {
         let (mut wins, mut weight) = self.bonus[usize::from(loc)];
         let mut add = |w: f32, n: f32| {
             wins += w;
@@ -122,7 +141,7 @@ impl Priors {
         if patterns.matches(pos.neighbourhood(loc)) {
             add(SHAPE, SHAPE);
         }
-        if pos.is_bad_self_atari(loc) {
+        if bad_self_atari {
             add(0.0, SELF_ATARI);
         }
         if pos.size() >= EMPTY_AREA_MIN_SIZE && pos.line(loc) <= 2 && is_empty_area(pos, loc) {
@@ -136,19 +155,31 @@ impl Priors {
     }
 
     /// Adds the atari hints of the whole board to `bonus`: the capture of every
-    /// opponent chain in atari, and for every own chain in atari the captures that
-    /// save it and the extension that leaves it two liberties or more.
+    /// opponent chain in atari and the atari that catches an opponent chain of two
+    /// liberties in a ladder; for every own chain in atari, the captures that save it
+    /// and the extension that leaves it two liberties or more, unless a ladder
+    /// catches it anyway (then the extension counts as a loss).
     fn atari_hints(&mut self, pos: &Position) {
         let own = pos.to_move().number();
         for &head in &chain_heads(pos) {
-            let Some(liberty) = pos.atari_liberty(head) else {
-                continue;
-            };
             let stones = pos.chain_stones(head);
             let weight = if stones > 1 {
                 CAPTURE_MANY
             } else {
                 CAPTURE_ONE
+            };
+            let Some(liberty) = pos.atari_liberty(head) else {
+                if pos.cell(head) != own {
+                    let mut libs = [PASS; 3];
+                    if pos.liberties(head, &mut libs) == 2 {
+                        for atari in [libs[0], libs[1]] {
+                            if ladder::atari_catches(pos, head, atari) {
+                                self.add_bonus(atari, weight);
+                            }
+                        }
+                    }
+                }
+                continue;
             };
             if pos.cell(head) != own {
                 self.add_bonus(liberty, weight);
@@ -167,7 +198,11 @@ impl Priors {
                 }
             }
             if pos.is_legal(liberty) && pos.liberties_after(liberty).0 >= 2 {
-                self.add_bonus(liberty, save);
+                if ladder::is_caught(pos, head) {
+                    self.bonus[usize::from(liberty)].1 += SELF_ATARI;
+                } else {
+                    self.add_bonus(liberty, save);
+                }
             }
         }
     }

@@ -33,6 +33,10 @@ const EXPAND_AFTER: u32 = 8;
 /// on with playouts from its leaves.
 const MAX_EDGES: usize = 1 << 20;
 
+/// Simulations run before a search may stop early because its choice is settled:
+/// enough to measure their speed against a deadline.
+const SETTLE_AFTER: u32 = 100;
+
 /// A playout ends after this many moves per point if it has not ended by two passes:
 /// simple ko allows long cycles (triple ko), and the cap ends them.
 const PLAYOUT_MOVES_PER_POINT: usize = 3;
@@ -196,8 +200,13 @@ impl Bot {
         let budget = budget.share(style.share, style.max_playouts, started);
         let komi = game.rules().komi;
         loop {
-            let left = budget.playouts_left(self.summary.playouts, started, Instant::now());
-            if left == 0 || self.tree.is_settled(left) {
+            let done = self.summary.playouts;
+            let left = budget.playouts_left(done, started, Instant::now());
+            // Against a deadline, how many simulations are left is a guess from the
+            // ones run so far: none run, no guess, and a tree kept from the last move
+            // would look settled at once.
+            let measured = done >= SETTLE_AFTER || !budget.has_deadline();
+            if left == 0 || (measured && self.tree.is_settled(left)) {
                 break;
             }
             self.summary.playout_moves += self.simulate(&root, komi, style) as u64;
@@ -401,6 +410,34 @@ impl Bot {
             target -= weight;
         }
         best_mv
+    }
+}
+
+#[cfg(test)]
+impl Bot {
+    /// The root's most visited moves, for diagnosing a search: vertex, visits, mean,
+    /// and the tree's size.
+    pub(super) fn root_report(&self, size: usize, top: usize) -> String {
+        let Some((_, _, pos)) = &self.root else {
+            return "no search".into();
+        };
+        let mut edges: Vec<Edge> = self.tree.edges(ROOT).to_vec();
+        edges.sort_by(|a, b| b.visits.cmp(&a.visits));
+        let mut out = format!("{} nodes;", self.tree.nodes());
+        for e in edges.iter().take(top) {
+            let vertex = if e.mv == PASS {
+                "pass".to_string()
+            } else {
+                pos.point(e.mv).vertex(size)
+            };
+            out.push_str(&format!(
+                " {vertex} {} {:.3}{};",
+                e.visits,
+                e.mean,
+                if e.forbidden { "!" } else { "" }
+            ));
+        }
+        out
     }
 }
 

@@ -484,3 +484,45 @@ fn level_3_beats_level_1_in_80_of_100_games() {
     );
     assert!(wins >= 80, "level 3 won only {wins} of 100");
 }
+
+/// A game from GTP vertices (`pass` passes), black first.
+fn replay(size: usize, komi_halves: i32, vertices: &str) -> Game {
+    let rules = Rules {
+        komi: Komi::from_halves(komi_halves),
+        ..Rules::default()
+    };
+    let mut game = Game::new(size, rules).expect("size");
+    for v in vertices.split_whitespace() {
+        let mv = if v == "pass" {
+            Move::Pass
+        } else {
+            let col = b"ABCDEFGHJKLMNOPQRST"
+                .iter()
+                .position(|&c| c == v.as_bytes()[0])
+                .expect("column");
+            let row = size - v[1..].parse::<usize>().expect("row");
+            Move::Play(Point::new(row as u8, col as u8))
+        };
+        game.play(game.to_move(), mv).expect("legal");
+    }
+    game
+}
+
+/// Not a test but a tool: the search's view of a 9x9 position (komi 7), for
+/// diagnosing a move. `MOVES="E5 D4 pass ..." PLAYOUTS=20000 cargo test --release
+/// --lib diagnose -- --ignored --nocapture`.
+#[test]
+#[ignore = "a diagnostic: prints the search's view of a position"]
+fn diagnose() {
+    let moves = std::env::var("MOVES").unwrap_or_default();
+    let playouts: u32 = std::env::var("PLAYOUTS")
+        .ok()
+        .and_then(|p| p.parse().ok())
+        .unwrap_or(20000);
+    let game = replay(9, 14, &moves);
+    println!("{}", game.board());
+    let mut bot = Bot::new(1, FULL);
+    let mv = bot.choose(&game, game.to_move(), Budget::playouts(playouts));
+    println!("{mv:?} {:?}", bot.summary());
+    println!("{}", bot.root_report(9, 12));
+}
