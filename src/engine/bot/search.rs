@@ -357,7 +357,7 @@ impl Bot {
         };
         let root_colour = root.to_move();
         let mover_at = |depth: usize| {
-            if depth % 2 == 0 {
+            if depth.is_multiple_of(2) {
                 root_colour
             } else {
                 root_colour.opponent()
@@ -378,7 +378,7 @@ impl Bot {
                 let first = &*first;
                 self.tree.record_rave(at, value(mover_at(i)), |mv| {
                     let j = first[usize::from(mv)];
-                    j != u32::MAX && (j as usize - i) % 2 == 0
+                    j != u32::MAX && (j as usize - i).is_multiple_of(2)
                 });
             }
         }
@@ -422,7 +422,7 @@ impl Bot {
             return "no search".into();
         };
         let mut edges: Vec<Edge> = self.tree.edges(ROOT).to_vec();
-        edges.sort_by(|a, b| b.visits.cmp(&a.visits));
+        edges.sort_by_key(|e| std::cmp::Reverse(e.visits));
         let mut out = format!("{} nodes;", self.tree.nodes());
         for e in edges.iter().take(top) {
             let vertex = if e.mv == PASS {
