@@ -11,7 +11,7 @@
 
 use std::time::Instant;
 
-use crate::engine::go::{Colour, Game, IllegalMove, Move, PlayedMove, Rules};
+use crate::engine::go::{Colour, Game, IllegalMove, Komi, Move, PlayedMove, Rules};
 use crate::engine::rng::Rng;
 
 use super::area::AreaCounter;
@@ -282,7 +282,7 @@ impl Bot {
 
     /// One simulation from `root`: down the tree, a playout from its leaf, the
     /// result recorded. Returns the number of moves played.
-    fn simulate(&mut self, root: &Position, komi: crate::engine::go::Komi, style: Style) -> usize {
+    fn simulate(&mut self, root: &Position, komi: Komi, style: Style) -> usize {
         let Scratch {
             pos,
             path,
