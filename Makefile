@@ -22,7 +22,7 @@ test:
 
 bench:
 	$(CARGO) bench --bench engine
-	bash scripts/bench.sh
+	CARGO="$(CARGO)" bash scripts/bench.sh
 
 lint:
 	$(CARGO) fmt --all --check

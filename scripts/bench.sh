@@ -46,8 +46,10 @@ BOT_SIZE=${BOT_SIZE:-9}
 BOT_KOMI=${BOT_KOMI:-7}
 GNUGO=${GNUGO:-/usr/games/gnugo}
 OUT=bench-results.md
+# The cargo to run (make passes its own: `make bench CARGO="flock /tmp/lock cargo"`).
+CARGO=${CARGO:-cargo}
 
-cargo build --release --workspace --bins >&2
+$CARGO build --release --workspace --bins >&2
 LOADGEN=target/release/loadgen
 SERVER=target/release/goserver
 
@@ -146,7 +148,7 @@ FIRST_WARNING=$(grep -m1 'WARN\|ERROR' "$LOG" | sed 's/^[^ ]* //' || true)
 # own seats the bot in every game a client leads (--bot-after 1), and the bridge leads
 # one game after another as GNU Go, colours alternating.
 echo "== bot speed: cargo bench --bench bot" >&2
-BOT_SPEED=$(cargo bench --bench bot 2>/dev/null | sed -n '/^board/,$p' || true)
+BOT_SPEED=$($CARGO bench --bench bot 2>/dev/null | sed -n '/^board/,$p' || true)
 echo "$BOT_SPEED" >&2
 BOT_MATCH=""
 R_gnugo="RESULT mode=skipped"
