@@ -38,7 +38,8 @@ const ESCAPE_ONE: f32 = 10.0;
 const SHAPE: f32 = 10.0;
 /// Wins by common-fate-graph distance to the last move: 1, 2, 3.
 const NEAR_LAST: [f32; 3] = [24.0, 22.0, 8.0];
-/// Losses for a self-atari of more than one stone.
+/// Losses for a self-atari of more than one stone, or for running out into a working
+/// ladder.
 const SELF_ATARI: f32 = 10.0;
 /// Losses (first and second line) or wins (third line) far from every stone.
 const EMPTY_AREA: f32 = 10.0;
@@ -354,6 +355,46 @@ mod tests {
 
     fn edges_plain(pos: &Position) -> Vec<((u8, u8), Edge)> {
         edges(pos, false)
+    }
+
+    #[test]
+    fn ladders_in_the_priors() {
+        let bonus = |pos: &Position, at: (u8, u8)| {
+            let mut priors = Priors::default();
+            priors.bonus.resize(pos.cells_len(), (0.0, 0.0));
+            priors.atari_hints(pos);
+            priors.bonus[usize::from(pos.loc(Point::new(at.0, at.1)))]
+        };
+        // Black's stone at (2, 2) is in atari in a working ladder: running out at
+        // (3, 2) gains two liberties, but counts as losses.
+        let caught = "
+            . . . . . . .
+            . . O . . . .
+            . O X O . . .
+            . . . O . . .
+            . . . . . . .
+            . . . . . . .
+            . . . . . . .";
+        let pos = position(caught, Colour::Black, None, 0);
+        assert_eq!(bonus(&pos, (3, 2)), (0.0, SELF_ATARI));
+        // Without the white stone at (3, 3) the ladder is no ladder: an escape.
+        let free = caught.replacen(". . . O . . .", ". . . . . . .", 1);
+        let pos = position(&free, Colour::Black, None, 0);
+        assert_eq!(bonus(&pos, (3, 2)), (ESCAPE_ONE, ESCAPE_ONE));
+        // White's stone at (2, 2) has two liberties, and an atari at either starts a
+        // working ladder: both count as captures.
+        let chased = "
+            . . . . . . .
+            . . X . . . .
+            . X O . . . .
+            . . . X . . .
+            . . . . . . .
+            . . . . . . .
+            . . . . . . .";
+        let pos = position(chased, Colour::Black, None, 0);
+        for at in [(2, 3), (3, 2)] {
+            assert_eq!(bonus(&pos, at), (CAPTURE_ONE, CAPTURE_ONE), "{at:?}");
+        }
     }
 
     #[test]
