@@ -206,7 +206,8 @@ impl Bot {
             // ones run so far: none run, no guess, and a tree kept from the last move
             // would look settled at once.
             let measured = done >= SETTLE_AFTER || !budget.has_deadline();
-            if left == 0 || (measured && self.tree.is_settled(left)) {
+            let settled = style.stop_when_settled && measured && self.tree.is_settled(left);
+            if left == 0 || settled {
                 break;
             }
             self.summary.playout_moves += self.simulate(&root, komi, style) as u64;

@@ -213,7 +213,8 @@ fn a_clear_choice_stops_early() {
         X X O O O
         . X O O .";
     let game = game(diagram, 1, Colour::Black, true);
-    let mut bot = Bot::new(3, FULL);
+    // Level 4 uses 65% of the budget: 3250 simulations.
+    let mut bot = Bot::new(3, Level::new(4).expect("a level"));
     let mv = bot
         .choose(&game, Colour::Black, Budget::playouts(5000))
         .expect("black to move");
@@ -223,11 +224,18 @@ fn a_clear_choice_stops_early() {
     // The pass ends the game: its value is exact from the start and it is never
     // tried. The centre is settled once it has more than half of the budget.
     assert_eq!(summary.candidates, 2);
-    assert_eq!(summary.playouts, 2501, "{summary:?}");
+    assert_eq!(summary.playouts, 1626, "{summary:?}");
     // Black wins by half a point of the 25: 0.9 + 0.1 * (0.5 + 1 / 100), the priors'
     // pretend simulations blended in.
     let value = summary.value.expect("a search");
     assert!((value - 0.951).abs() < 0.01, "{value}");
+    // Level 5 uses its whole budget, for the tree it keeps.
+    let mut bot = Bot::new(3, FULL);
+    let mv = bot
+        .choose(&game, Colour::Black, Budget::playouts(5000))
+        .expect("black to move");
+    assert_eq!(mv, Move::Play(Point::new(2, 2)));
+    assert_eq!(bot.summary().playouts, 5000);
 }
 
 #[test]
