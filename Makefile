@@ -23,8 +23,7 @@ test:
 bench:
 	$(CARGO) bench --bench engine
 	$(CARGO) bench --bench spectrangle_bot
-	bash scripts/bench.sh
-
+	CARGO="$(CARGO)" bash scripts/bench.sh
 
 lint:
 	$(CARGO) fmt --all --check

@@ -10,17 +10,23 @@
 #                              FLOOD_SECS while a neighbour plays (latency, RSS)
 #   6. the web board           100 viewers' delay after a move; 64 games with and
 #                              without 100 viewers (WEB_ROUNDS rounds)
+#   7. the practice bot        its simulations per second (cargo bench --bench bot), and
+#                              GNU Go against it through the GO! protocol (loadgen
+#                              gnugo-match, a GTP-to-GO! bridge) on a server of its own
 # and writes a results table to bench-results.md at the repo root and into README.md
 # (between the markers <!-- bench-results:start --> and <!-- bench-results:end -->).
 # The floors: `echo` answers each line on its reading thread; `relay` is this server's
 # skeleton (a reader thread per connection, one relay thread per pair answering both).
-# Bounded in time (each step has a timeout; the whole script takes about a minute or
-# two), stops by itself and always stops its server.
+# Bounded in time (each step has a timeout; steps 1 to 4 take about a minute or two,
+# step 5 two minutes, step 6 a few, step 7 about two minutes a game), stops by itself
+# and always stops its server.
 #
 # Environment: MOVES (stones per game, default 60), SIZE (board, 19), PP_GAMES (20),
 # PAR_GAMES (256), PAIR_GAMES (200, one at a time), PAIR64_GAMES (640, 64 at once),
 # HOLD_CLIENTS (10000), HOLD_SECS (5), ECHO_ROUNDS (2000), ROUNDS (9), FLOOD_SECS (30),
-# WEB_ROUNDS (5).
+# WEB_ROUNDS (5); for step 7: BOT_GAMES (20; 0 skips the match), BOT_LEVEL (5),
+# BOT_THINK_MS (1000), GNUGO_LEVEL (10), BOT_SIZE (9), BOT_KOMI (7), GNUGO
+# (/usr/games/gnugo).
 #
 # A 2-core machine is noisy (the floor alone varies by up to a factor of two between
 # runs), so steps 1 to 3 are repeated ROUNDS times, each server run right after its
@@ -40,9 +46,18 @@ ECHO_ROUNDS=${ECHO_ROUNDS:-2000}
 ROUNDS=${ROUNDS:-9}
 FLOOD_SECS=${FLOOD_SECS:-30}
 WEB_ROUNDS=${WEB_ROUNDS:-5}
+BOT_GAMES=${BOT_GAMES:-20}
+BOT_LEVEL=${BOT_LEVEL:-5}
+BOT_THINK_MS=${BOT_THINK_MS:-1000}
+GNUGO_LEVEL=${GNUGO_LEVEL:-10}
+BOT_SIZE=${BOT_SIZE:-9}
+BOT_KOMI=${BOT_KOMI:-7}
+GNUGO=${GNUGO:-/usr/games/gnugo}
 OUT=bench-results.md
+# The cargo to run (make passes its own: `make bench CARGO="flock /tmp/lock cargo"`).
+CARGO=${CARGO:-cargo}
 
-cargo build --release --workspace --bins >&2
+$CARGO build --release --workspace --bins >&2
 LOADGEN=target/release/loadgen
 SERVER=target/release/goserver
 
@@ -188,6 +203,36 @@ for round in $(seq "$WEB_ROUNDS"); do
     WEB_RATIO+=("$(ratio "$(field "$R_web_watched" ops_per_s)" "$(field "$R_web_plain" ops_per_s)")")
 done
 stop_server
+# 7. The practice bot. Its speed on one core, then GNU Go against it: a server of its
+# own seats the bot in every game a client leads (--bot-after 1), and the bridge leads
+# one game after another as GNU Go, colours alternating.
+echo "== bot speed: cargo bench --bench bot" >&2
+BOT_SPEED=$($CARGO bench --bench bot 2>/dev/null | sed -n '/^board/,$p' || true)
+echo "$BOT_SPEED" >&2
+BOT_MATCH=""
+R_gnugo="RESULT mode=skipped"
+if ((BOT_GAMES > 0)) && [[ -x $GNUGO ]]; then
+    kill "$SERVER_PID" 2>/dev/null || true
+    wait "$SERVER_PID" 2>/dev/null || true
+    PORT=$("$LOADGEN" free-port)
+    "$SERVER" --host 127.0.0.1 --port "$PORT" --spectrangle-port off --bkgo-port off \
+        --no-console --log-level warn --bot-after 1 --bot-level "$BOT_LEVEL" \
+        --bot-think-ms "$BOT_THINK_MS" --komi "$BOT_KOMI" 2>"$LOG" </dev/null &
+    SERVER_PID=$!
+    for _ in $(seq 100); do
+        if (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then break; fi
+        sleep 0.05
+    done
+    echo "== bot: $LOADGEN gnugo-match, $BOT_GAMES games" >&2
+    # A game lasts about two minutes at 1 s a move; ten minutes each at most.
+    BOT_MATCH=$(timeout $((BOT_GAMES * 600)) "$LOADGEN" gnugo-match --addr "127.0.0.1:$PORT" \
+        --games "$BOT_GAMES" --gnugo "$GNUGO" --gnugo-level "$GNUGO_LEVEL" --size "$BOT_SIZE" \
+        --komi "$BOT_KOMI" 2>&1 | tee /dev/stderr) || true
+    R_gnugo=$(grep "^RESULT " <<<"$BOT_MATCH" | tail -1 || true)
+    [[ -n "$R_gnugo" ]] || R_gnugo="RESULT mode=failed errors=1"
+elif ((BOT_GAMES > 0)); then
+    R_gnugo="RESULT mode=skipped reason=no-gnugo"
+fi
 
 verdict() { if [[ "$1" == 1 ]]; then echo met; else echo "**missed**"; fi; }
 # spread <values...>: "min–max" of the rounds.
@@ -286,6 +331,31 @@ pairing_row() { # label result: games per second only
             "$(mb rss_start_kb)" "$(mb rss_max_kb)" "$(mb rss_end_kb)" "$(field "$r" errors)" "$(verdict "$ok")"
     done
     echo "Server warnings/errors logged: $SERVER_WARNINGS${FIRST_WARNING:+ (first: \`$FIRST_WARNING\`)}"
+    echo
+    echo "## The practice bot"
+    echo
+    echo "Simulations per second on one core (\`cargo bench --bench bot\`; a simulation is a walk down the search tree and a playout to the end):"
+    echo
+    echo '```'
+    echo "$BOT_SPEED"
+    echo '```'
+    echo
+    if [[ $(field "$R_gnugo" mode) == gnugo-match ]]; then
+        bot_rate=$(awk -v r="$(field "$R_gnugo" win_rate)" 'BEGIN { printf "%.0f", r * 100 }')
+        bot_ok=$(awk -v r="$(field "$R_gnugo" win_rate)" -v e="$(field "$R_gnugo" errors)" -v g="$(field "$R_gnugo" games)" \
+            'BEGIN { print (r >= 0.5 && e == 0 && g >= 20) ? 1 : 0 }')
+        echo "GNU Go 3.8 (\`--level $GNUGO_LEVEL --chinese-rules --capture-all-dead\`) against GoBot level $BOT_LEVEL at \`--bot-think-ms $BOT_THINK_MS\`, ${BOT_SIZE}x${BOT_SIZE}, komi $BOT_KOMI, colours alternating, through the GO! protocol (\`loadgen gnugo-match\`); scores are the server's area scores (black;white), GNU Go's own count of the final position beside them:"
+        echo
+        echo "| target | measured | verdict |"
+        echo "| --- | --- | --- |"
+        echo "| the bot wins ≥ 50% of ≥ 20 games against GNU Go level 10 (level 5, 1000 ms, 9x9, komi 7) | won $(field "$R_gnugo" bot_wins) of $(field "$R_gnugo" games) (${bot_rate}%), GNU Go $(field "$R_gnugo" gnugo_wins), draws $(field "$R_gnugo" draws), errors $(field "$R_gnugo" errors), in $(field "$R_gnugo" secs) s | $(verdict "$bot_ok") |"
+        echo
+        echo '```'
+        grep -E '^(GAME |the bot won)' <<<"$BOT_MATCH" | sed 's/ | GAME_FINISHED+[0-9]*+[^+]*+\([^+]*\)+\(.*\)/ score=\1 (\2)/'
+        echo '```'
+    else
+        echo "GNU Go match: not run ($(field "$R_gnugo" reason)${BOT_GAMES:+, BOT_GAMES=$BOT_GAMES})."
+    fi
 } >"$OUT"
 
 cat "$OUT"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Alone in the lab? With --bot-after S, a game that has waited S seconds for a partner
-# gets the server's practice bot, GoBot, as its partner (the console's `bot <game id>`
+# gets the server's practice bot, GoBot-L3, as its partner (the console's `bot <game id>`
 # seats it at once). Your client sees exactly what it would see opposite another
 # client: the same lines, in the same order. The bot passes when passing cannot lose
 # it the game (you have just passed and it leads on the area score) or when no move
@@ -17,8 +17,8 @@ expect ann "ACKNOWLEDGE_HANDSHAKE+1+1"
 expect_match ann "REQUEST_CONFIG\+Game 1: .*"
 send ann "SET_CONFIG+1+1+3"      # black on a 3x3 board
 # Nobody comes: one second later the bot takes the free seat and the game starts.
-expect ann "ACKNOWLEDGE_CONFIG+Ann+1+3+PLAYING;1;000000000+GoBot"
-expect_log "game 1: GoBot joined as partner (the practice bot)"
+expect ann "ACKNOWLEDGE_CONFIG+Ann+1+3+PLAYING;1;000000000+GoBot-L3"
+expect_log "game 1: GoBot-L3 joined as partner (the practice bot, level 3)"
 
 # --- Round 1 --------------------------------------------------------------------------
 send ann "MOVE+1+Ann+4"          # the centre
@@ -37,21 +37,21 @@ else
     # just passed and the bot leads, so passing wins it the game: it passes.
     expect ann "ACKNOWLEDGE_MOVE+1+-1;1+PLAYING;2;$board"
     expect ann "ACKNOWLEDGE_MOVE+1+-1;2+FINISHED;1;$board"
-    expect ann "GAME_FINISHED+1+GoBot+1;1.5+Both players passed. Area score: black 1, white 1.5 (komi 0.5): GoBot wins"
+    expect ann "GAME_FINISHED+1+GoBot-L3+1;1.5+Both players passed. Area score: black 1, white 1.5 (komi 0.5): GoBot-L3 wins"
 fi
 expect ann "REQUEST_REMATCH"
 # The bot has said yes already (silently): Ann's yes starts the next round at once,
 # same game id, size and colours.
 send ann "SET_REMATCH+1"
 expect ann "ACKNOWLEDGE_REMATCH+1"
-expect ann "ACKNOWLEDGE_CONFIG+Ann+1+3+PLAYING;1;000000000+GoBot"
+expect ann "ACKNOWLEDGE_CONFIG+Ann+1+3+PLAYING;1;000000000+GoBot-L3"
 
 # --- Round 2 --------------------------------------------------------------------------
 # Ann passes at once: on the empty board the bot leads by its komi, so it passes too.
 send ann "MOVE+1+Ann+-1"
 expect ann "ACKNOWLEDGE_MOVE+1+-1;1+PLAYING;2;000000000"
 expect ann "ACKNOWLEDGE_MOVE+1+-1;2+FINISHED;1;000000000"
-expect ann "GAME_FINISHED+1+GoBot+0;0.5+Both players passed. Area score: black 0, white 0.5 (komi 0.5): GoBot wins"
+expect ann "GAME_FINISHED+1+GoBot-L3+0;0.5+Both players passed. Area score: black 0, white 0.5 (komi 0.5): GoBot-L3 wins"
 expect ann "REQUEST_REMATCH"
 send ann "SET_REMATCH+0"         # enough for tonight
 expect ann "ACKNOWLEDGE_REMATCH+0"

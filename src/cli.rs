@@ -1,5 +1,6 @@
 //! The command line: every flag, its default and its help text.
 
+use crate::engine::bot::Level;
 use crate::engine::go::{KoRule, Komi, MAX_SIZE, MIN_SIZE, Rules, SuicideRule};
 use crate::secret::Secret;
 use crate::server::Protocol;
@@ -84,6 +85,11 @@ pub struct Options {
     /// Milliseconds the practice bot thinks about each move (1 to 60000).
     #[arg(long, default_value_t = 300, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=MAX_BOT_THINK_MS))]
     pub bot_think_ms: u64,
+    /// Level of the practice bot, 1 to 5: 1 plays fast and loose (a careful beginner
+    /// beats it), 5 uses the whole think time. The console's `bot <game id> <level>`
+    /// seats another level.
+    #[arg(long, default_value_t = Level::DEFAULT, value_name = "1-5", value_parser = parse_level)]
+    pub bot_level: Level,
     /// Port of the Bkgo 0.6 front end (one shared Go room), or `off`; by default the
     /// GO! port + 2 (free ports too when --port is 0).
     #[arg(long, value_name = "N|off", value_parser = parse_port)]
@@ -121,6 +127,10 @@ fn parse_port(text: &str) -> Result<Port, String> {
     text.parse::<u16>()
         .map(Port::Number)
         .map_err(|_| format!("'{text}' is not a port: use a number from 0 to 65535, or off"))
+}
+
+fn parse_level(text: &str) -> Result<Level, String> {
+    text.parse::<Level>().map_err(|e| e.to_string())
 }
 
 /// The longest the bot may think about a move, in milliseconds: a minute.
@@ -296,6 +306,7 @@ impl Options {
             bot_after: seconds(self.bot_after),
             spectrangle_bot_after: seconds(self.spectrangle_bot_after),
             bot_think: Duration::from_millis(self.bot_think_ms),
+            bot_level: self.bot_level,
             ..Settings::default()
         }
     }
@@ -471,6 +482,7 @@ mod tests {
         let settings = defaults.settings();
         assert_eq!(settings.bot_after, None);
         assert_eq!(settings.bot_think, Duration::from_millis(300));
+        assert_eq!(settings.bot_level, Level::DEFAULT);
         assert_eq!(settings.seed, None);
         let options = Options::try_parse_from([
             "goserver",
@@ -480,9 +492,12 @@ mod tests {
             "2000",
             "--seed",
             "42",
+            "--bot-level",
+            "5",
         ])
         .expect("the bot flags parse");
         let settings = options.settings();
+        assert_eq!(settings.bot_level, Level::STRONGEST);
         assert_eq!(settings.bot_after, Some(Duration::from_secs(30)));
         assert_eq!(settings.bot_think, Duration::from_millis(2000));
         assert_eq!(settings.seed, Some(42));
@@ -497,6 +512,19 @@ mod tests {
             &["goserver", "--seed", "x"],
         ] {
             assert!(Options::try_parse_from(bad).is_err(), "{bad:?}");
+        }
+        // A level out of range or not a number: clap's usage error (exit status 2),
+        // naming the range.
+        for bad in ["0", "6", "x"] {
+            let refused = Options::try_parse_from(["goserver", "--bot-level", bad]).expect_err(bad);
+            assert_eq!(refused.exit_code(), 2);
+            let text = refused.to_string();
+            assert!(
+                text.contains(&format!(
+                    "invalid value '{bad}' for '--bot-level <1-5>': the bot's level is a whole number from 1 to 5, got '{bad}'"
+                )),
+                "{text}"
+            );
         }
     }
 

@@ -1,5 +1,6 @@
 //! The server's settings, as the command line sets them (see `cli`).
 
+use crate::engine::bot::Level;
 use crate::engine::go::Rules;
 use crate::engine::rng::Rng;
 use crate::net::{LineLimits, OutboxLimits};
@@ -45,6 +46,9 @@ pub struct Settings {
     pub spectrangle_bot_after: Option<Duration>,
     /// How long the practice bot thinks about each move.
     pub bot_think: Duration,
+    /// The practice bot's level when nobody asks for another (the console's `bot`
+    /// may).
+    pub bot_level: Level,
     /// The most playouts the practice bot runs per move; none: only `bot_think`
     /// bounds it. No flag sets it: tests do, so that the bot's strength does not
     /// depend on the speed of the machine.
@@ -100,6 +104,7 @@ impl Default for Settings {
             bot_after: None,
             spectrangle_bot_after: None,
             bot_think: DEFAULT_BOT_THINK,
+            bot_level: Level::DEFAULT,
             bot_playouts: None,
             bkgo: BkgoSettings::default(),
             max_web_clients: DEFAULT_MAX_WEB_CLIENTS,

@@ -15,8 +15,10 @@ mod common;
 use bot_support::{Policy, Scripted};
 use common::*;
 use goserver::console::{Console, Outcome};
+use goserver::engine::bot::Level;
 use goserver::engine::go::{Colour, Rules};
 use goserver::settings::Settings;
+use std::process::Command;
 use std::sync::{Arc, Barrier};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -68,18 +70,18 @@ fn after_the_wait_the_bot_takes_the_free_seat_configured_or_not() {
     let mut ann = leader(&server, 1, "Ann");
     ann.send("SET_CONFIG+1+1+5");
     ann.expect(&format!(
-        "ACKNOWLEDGE_CONFIG+Ann+1+5+PLAYING;1;{}+GoBot",
+        "ACKNOWLEDGE_CONFIG+Ann+1+5+PLAYING;1;{}+GoBot-L3",
         empty(5)
     ));
     // Not configured yet: the bot waits for the configuration like a partner, and
     // the leader has heard nothing of it (as of a client partner).
     let mut bea = leader(&server, 2, "Bea");
-    until_players(&server, "2", "Bea vs GoBot_2");
+    until_players(&server, "2", "Bea vs GoBot-L3_2");
     let row = server.go().games(Instant::now());
     assert_eq!(row[1].status, "waiting for config");
     bea.send("SET_CONFIG+2+2+3");
     bea.expect(&format!(
-        "ACKNOWLEDGE_CONFIG+Bea+2+3+PLAYING;1;{}+GoBot_2",
+        "ACKNOWLEDGE_CONFIG+Bea+2+3+PLAYING;1;{}+GoBot-L3_2",
         empty(3)
     ));
     // The bot is black there and moves first: an ACKNOWLEDGE_MOVE like any other.
@@ -96,11 +98,11 @@ fn the_console_seats_the_bot_or_says_why_not() {
     );
     assert_eq!(
         console(&server, "bot x"),
-        "'x' is not a game id (such as 1, s1 or bkgo, see 'games'): usage: bot <game id>"
+        "'x' is not a game id (such as 1, s1 or bkgo, see 'games'): usage: bot <game id> [level]"
     );
     assert_eq!(
         console(&server, "bot"),
-        "bot needs a game id: usage: bot <game id>"
+        "bot needs a game id: usage: bot <game id> [level]"
     );
     // Two clients in game 1: no free seat.
     let (mut ann, _bob) = start_game(&server, 1, 5);
@@ -128,7 +130,7 @@ fn the_console_seats_the_bot_or_says_why_not() {
     let mut cid = leader(&server, 2, "Cid");
     assert_eq!(
         console(&server, "bot 2"),
-        "the practice bot GoBot takes the free seat of game 2"
+        "the practice bot GoBot-L3 takes the free seat of game 2"
     );
     assert!(
         console(&server, "bot 2").starts_with("game 2 already has two players ("),
@@ -136,7 +138,7 @@ fn the_console_seats_the_bot_or_says_why_not() {
     );
     cid.send("SET_CONFIG+2+1+2");
     cid.expect(&format!(
-        "ACKNOWLEDGE_CONFIG+Cid+1+2+PLAYING;1;{}+GoBot",
+        "ACKNOWLEDGE_CONFIG+Cid+1+2+PLAYING;1;{}+GoBot-L3",
         empty(2)
     ));
     // The game has left the waiting queue: the next client leads a game of its own.
@@ -145,23 +147,78 @@ fn the_console_seats_the_bot_or_says_why_not() {
 }
 
 #[test]
+fn the_level_is_in_the_name_and_the_console_may_ask_for_another() {
+    let server = TestServer::with(Settings {
+        bot_level: Level::new(2).expect("a level"),
+        ..Settings::default()
+    });
+    let _ann = leader(&server, 1, "Ann");
+    assert_eq!(
+        console(&server, "bot 1 9"),
+        "the bot's level is a whole number from 1 to 5, got '9': usage: bot <game id> [level]"
+    );
+    assert_eq!(
+        console(&server, "bot 1 five"),
+        "the bot's level is a whole number from 1 to 5, got 'five': usage: bot <game id> [level]"
+    );
+    assert_eq!(
+        console(&server, "bot 1 5"),
+        "the practice bot GoBot-L5 takes the free seat of game 1"
+    );
+    // Without a level, the server's --bot-level.
+    let _bea = leader(&server, 2, "Bea");
+    assert_eq!(
+        console(&server, "bot 2"),
+        "the practice bot GoBot-L2 takes the free seat of game 2"
+    );
+    // Names are granted per level like any name.
+    let _cid = leader(&server, 3, "Cid");
+    assert_eq!(
+        console(&server, "bot 3 5"),
+        "the practice bot GoBot-L5_2 takes the free seat of game 3"
+    );
+    until_players(&server, "3", "Cid vs GoBot-L5_2");
+    let bots: Vec<String> = server.go().bots().into_iter().map(|b| b.name).collect();
+    assert_eq!(bots, ["GoBot-L5", "GoBot-L2", "GoBot-L5_2"]);
+}
+
+#[test]
+fn a_bot_level_out_of_range_is_refused_at_start() {
+    for bad in ["0", "6", "x"] {
+        let output = Command::new(env!("CARGO_BIN_EXE_goserver"))
+            .args(["--port", "0", "--host", "127.0.0.1", "--no-console"])
+            .args(["--bot-level", bad])
+            .output()
+            .expect("run goserver");
+        assert_eq!(output.status.code(), Some(2), "--bot-level {bad}");
+        let text = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            text.contains(&format!(
+                "invalid value '{bad}' for '--bot-level <1-5>': the bot's level is a whole number from 1 to 5, got '{bad}'"
+            )),
+            "{text}"
+        );
+    }
+}
+
+#[test]
 fn the_bot_has_a_granted_name_shown_by_games_players_and_the_record() {
     let server = TestServer::start();
     let ann = leader(&server, 1, "Ann");
     assert_eq!(
         console(&server, "bot 1"),
-        "the practice bot GoBot takes the free seat of game 1"
+        "the practice bot GoBot-L3 takes the free seat of game 1"
     );
-    // While the bot holds GoBot, a client asking for it gets GoBot_2; the next bot
-    // gets GoBot_3.
-    let mut copycat = leader(&server, 2, "GoBot");
+    // While the bot holds GoBot-L3, a client asking for it gets GoBot-L3_2; the next bot
+    // gets GoBot-L3_3.
+    let mut copycat = leader(&server, 2, "GoBot-L3");
     assert_eq!(
         console(&server, "bot 2"),
-        "the practice bot GoBot_3 takes the free seat of game 2"
+        "the practice bot GoBot-L3_3 takes the free seat of game 2"
     );
     copycat.send("SET_CONFIG+2+1+5");
     copycat.expect(&format!(
-        "ACKNOWLEDGE_CONFIG+GoBot_2+1+5+PLAYING;1;{}+GoBot_3",
+        "ACKNOWLEDGE_CONFIG+GoBot-L3_2+1+5+PLAYING;1;{}+GoBot-L3_3",
         empty(5)
     ));
 
@@ -173,7 +230,7 @@ fn the_bot_has_a_granted_name_shown_by_games_players_and_the_record() {
         "Ann",
         1,
         Colour::White,
-        "GoBot",
+        "GoBot-L3",
         2,
         Rules::default(),
         10,
@@ -181,8 +238,8 @@ fn the_bot_has_a_granted_name_shown_by_games_players_and_the_record() {
         Policy::Polite,
     );
     game.expect_config();
-    until_players(&server, "1", "Ann (white) vs GoBot (black)");
-    until_players(&server, "2", "GoBot_2 (black) vs GoBot_3 (white)");
+    until_players(&server, "1", "Ann (white) vs GoBot-L3 (black)");
+    until_players(&server, "2", "GoBot-L3_2 (black) vs GoBot-L3_3 (white)");
     let players = console(&server, "players");
     let bots: Vec<Vec<&str>> = players
         .lines()
@@ -192,21 +249,21 @@ fn the_bot_has_a_granted_name_shown_by_games_players_and_the_record() {
     assert_eq!(
         bots,
         [
-            ["GoBot", "go", "(bot)", "playing", "1", "-", "-", "-"],
-            ["GoBot_3", "go", "(bot)", "playing", "2", "-", "-", "-"]
+            ["GoBot-L3", "go", "(bot)", "playing", "1", "-", "-", "-"],
+            ["GoBot-L3_3", "go", "(bot)", "playing", "2", "-", "-", "-"]
         ],
         "{players}"
     );
     assert_eq!(
-        console(&server, "kick GoBot"),
-        "GoBot is the server's practice bot in game 1: it has no connection ('kick 1' kicks its opponent)"
+        console(&server, "kick GoBot-L3"),
+        "GoBot-L3 is the server's practice bot in game 1: it has no connection ('kick 1' kicks its opponent)"
     );
     let end = game.play_round();
     assert!(end.by_passes);
     game.client.send("SET_REMATCH+0");
     game.client.expect("ACKNOWLEDGE_REMATCH+0");
     let record = server.go().record("1").expect("a record");
-    assert!(record.text.contains("PB[GoBot]"), "{}", record.text);
+    assert!(record.text.contains("PB[GoBot-L3]"), "{}", record.text);
     assert!(record.text.contains("PW[Ann]"), "{}", record.text);
     // Its name is free again once its game has ended: Ann may take it.
     let deadline = Instant::now() + PATIENCE;
@@ -217,13 +274,13 @@ fn the_bot_has_a_granted_name_shown_by_games_players_and_the_record() {
         );
         thread::sleep(Duration::from_millis(5));
     }
-    game.client.send("HANDSHAKE+GoBot");
+    game.client.send("HANDSHAKE+GoBot-L3");
     game.client.expect("ACKNOWLEDGE_HANDSHAKE+3+1");
     game.client.expect(&request_config(3));
-    assert!(server.go().seat_bot("3").is_ok());
+    assert!(server.go().seat_bot("3", None).is_ok());
     game.client.send("SET_CONFIG+3+1+2");
     game.client.expect(&format!(
-        "ACKNOWLEDGE_CONFIG+GoBot+1+2+PLAYING;1;{}+GoBot_4",
+        "ACKNOWLEDGE_CONFIG+GoBot-L3+1+2+PLAYING;1;{}+GoBot-L3_4",
         empty(2)
     ));
 }
@@ -236,13 +293,13 @@ fn the_bot_says_yes_to_every_rematch_and_the_client_decides() {
     });
     let mut ann = leader(&server, 1, "Ann");
     ann.send("SET_CONFIG+1+1+3");
-    assert!(server.go().seat_bot("1").is_ok());
+    assert!(server.go().seat_bot("1", None).is_ok());
     let mut game = Scripted::new(
         ann,
         "Ann",
         1,
         Colour::Black,
-        "GoBot",
+        "GoBot-L3",
         3,
         Rules::default(),
         10,
@@ -273,9 +330,9 @@ fn the_clients_move_timeout_holds_and_the_bot_never_runs_out_of_time() {
     });
     let mut ann = leader(&server, 1, "Ann");
     ann.send("SET_CONFIG+1+1+5");
-    assert!(server.go().seat_bot("1").is_ok());
+    assert!(server.go().seat_bot("1", None).is_ok());
     ann.expect(&format!(
-        "ACKNOWLEDGE_CONFIG+Ann+1+5+PLAYING;1;{}+GoBot",
+        "ACKNOWLEDGE_CONFIG+Ann+1+5+PLAYING;1;{}+GoBot-L3",
         empty(5)
     ));
     ann.send("MOVE+1+Ann+12");
@@ -287,9 +344,9 @@ fn the_clients_move_timeout_holds_and_the_bot_never_runs_out_of_time() {
     let reply = ann.expect_prefix("ACKNOWLEDGE_MOVE+1+");
     assert!(reply.contains(";2+PLAYING;1;"), "{reply}");
     // Ann lets her clock run out: she loses, as against a client.
-    let finished = ann.expect_prefix("GAME_FINISHED+1+GoBot+");
+    let finished = ann.expect_prefix("GAME_FINISHED+1+GoBot-L3+");
     assert!(
-        finished.ends_with("+Ann did not move within 3 s: GoBot wins"),
+        finished.ends_with("+Ann did not move within 3 s: GoBot-L3 wins"),
         "{finished}"
     );
 }
@@ -302,19 +359,19 @@ fn a_kick_during_the_bots_thinking_ends_the_game_at_once() {
     });
     let mut ann = leader(&server, 1, "Ann");
     ann.send("SET_CONFIG+1+1+9");
-    assert!(server.go().seat_bot("1").is_ok());
+    assert!(server.go().seat_bot("1", None).is_ok());
     ann.expect_prefix("ACKNOWLEDGE_CONFIG+Ann+1+9+");
     ann.send("MOVE+1+Ann+40");
     ann.expect_prefix("ACKNOWLEDGE_MOVE+1+40;1+");
     // The game answers the console while its bot thinks.
     let drawing = server.go().board("1").expect("a board");
-    assert!(drawing.contains("to move: GoBot (white)"), "{drawing}");
+    assert!(drawing.contains("to move: GoBot-L3 (white)"), "{drawing}");
     assert_eq!(
         console(&server, "kick Ann").split(' ').next(),
         Some("kicked")
     );
     // Black's one stone has the whole board as its area.
-    ann.expect("GAME_FINISHED+1+GoBot+81;0+Ann was kicked by operator: GoBot wins");
+    ann.expect("GAME_FINISHED+1+GoBot-L3+81;0+Ann was kicked by operator: GoBot-L3 wins");
     ann.expect_closed();
     until_no_bot(&server);
 }
@@ -327,15 +384,15 @@ fn an_exit_during_the_bots_thinking_ends_the_game_at_once() {
     });
     let mut ann = leader(&server, 1, "Ann");
     ann.send("SET_CONFIG+1+2+9");
-    assert!(server.go().seat_bot("1").is_ok());
+    assert!(server.go().seat_bot("1", None).is_ok());
     ann.expect_prefix("ACKNOWLEDGE_CONFIG+Ann+2+9+");
     // The bot is black: it thinks from the start.
     ann.send("EXIT+1+Ann");
-    ann.expect("GAME_FINISHED+1+GoBot+0;0+Ann exited: GoBot wins");
+    ann.expect("GAME_FINISHED+1+GoBot-L3+0;0+Ann exited: GoBot-L3 wins");
     ann.expect_closed();
     until_no_bot(&server);
     let mut bob = server.connect();
-    bob.send("HANDSHAKE+GoBot");
+    bob.send("HANDSHAKE+GoBot-L3");
     bob.expect("ACKNOWLEDGE_HANDSHAKE+2+1");
 }
 
@@ -347,7 +404,7 @@ fn a_shutdown_during_the_bots_thinking_ends_the_game_at_once() {
     });
     let mut ann = leader(&server, 1, "Ann");
     ann.send("SET_CONFIG+1+2+19");
-    assert!(server.go().seat_bot("1").is_ok());
+    assert!(server.go().seat_bot("1", None).is_ok());
     ann.expect_prefix("ACKNOWLEDGE_CONFIG+Ann+2+19+");
     let started = Instant::now();
     server.stop();
@@ -377,7 +434,7 @@ fn exactly_one_of_the_bot_and_a_client_arriving_together_is_seated() {
             let barrier = Arc::clone(&barrier);
             thread::spawn(move || {
                 barrier.wait();
-                (!by_clock).then(|| go.seat_bot("1"))
+                (!by_clock).then(|| go.seat_bot("1", None))
             })
         };
         barrier.wait();
@@ -405,11 +462,14 @@ fn exactly_one_of_the_bot_and_a_client_arriving_together_is_seated() {
             // The bot is the partner: Bob leads a game of his own.
             assert_eq!(answer, "ACKNOWLEDGE_HANDSHAKE+2+1");
             bob.expect(&request_config(2));
-            assert_eq!(config, format!("ACKNOWLEDGE_CONFIG+Ann+1+2+{state}+GoBot"));
+            assert_eq!(
+                config,
+                format!("ACKNOWLEDGE_CONFIG+Ann+1+2+{state}+GoBot-L3")
+            );
             if let Some(seated) = console {
                 assert_eq!(
                     seated,
-                    Ok("the practice bot GoBot takes the free seat of game 1".to_string())
+                    Ok("the practice bot GoBot-L3 takes the free seat of game 1".to_string())
                 );
             }
             outcomes[1] += 1;
@@ -433,14 +493,17 @@ fn the_same_seed_gives_the_same_colour_and_the_same_game() {
             ..Settings::default()
         });
         let mut ann = leader(&server, 1, "Ann");
-        assert!(server.go().seat_bot("1").is_ok());
+        assert!(server.go().seat_bot("1", None).is_ok());
         // No SET_CONFIG: the defaults apply, with a colour drawn from the seed.
         let config = ann.recv();
         let state = format!("PLAYING;1;{}", empty(9));
-        let colour = if config == format!("ACKNOWLEDGE_CONFIG+Ann+1+9+{state}+GoBot") {
+        let colour = if config == format!("ACKNOWLEDGE_CONFIG+Ann+1+9+{state}+GoBot-L3") {
             Colour::Black
         } else {
-            assert_eq!(config, format!("ACKNOWLEDGE_CONFIG+Ann+2+9+{state}+GoBot"));
+            assert_eq!(
+                config,
+                format!("ACKNOWLEDGE_CONFIG+Ann+2+9+{state}+GoBot-L3")
+            );
             Colour::White
         };
         let rules = Rules::default();
@@ -449,7 +512,7 @@ fn the_same_seed_gives_the_same_colour_and_the_same_game() {
             "Ann",
             1,
             colour,
-            "GoBot",
+            "GoBot-L3",
             9,
             rules,
             10,

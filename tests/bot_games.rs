@@ -22,9 +22,9 @@ const UNREACHED: Duration = Duration::from_secs(60);
 /// The bot's granted name in the `n`th game that seats one at the same time (from 1).
 fn bot_name(n: usize) -> String {
     if n == 1 {
-        "GoBot".to_string()
+        "GoBot-L3".to_string()
     } else {
-        format!("GoBot_{n}")
+        format!("GoBot-L3_{n}")
     }
 }
 
@@ -54,7 +54,7 @@ fn seat_against_bot(
     let bot = bot_name(nth);
     if by_console {
         assert_eq!(
-            server.go().seat_bot(&id.to_string()),
+            server.go().seat_bot(&id.to_string(), None),
             Ok(format!(
                 "the practice bot {bot} takes the free seat of game {id}"
             ))

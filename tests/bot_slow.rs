@@ -1,11 +1,12 @@
-//! A slow practice bot (`--bot-think-ms 2000`) does not delay the moves of other
-//! games: its thinking runs on its own thread, never on a game loop, the lobby or the
-//! console. In a test program of its own, so that no other test's bot competes for the
+//! A slow practice bot (`--bot-think-ms 2000 --bot-level 5`, which uses all of it) does
+//! not delay the moves of other games: its thinking runs on its own thread, never on a
+//! game loop, the lobby or the console. In a test program of its own, so that no other test's bot competes for the
 //! cores while it measures.
 
 mod common;
 
 use common::*;
+use goserver::engine::bot::Level;
 use goserver::settings::Settings;
 use std::thread;
 use std::time::{Duration, Instant};
@@ -15,14 +16,15 @@ fn a_slow_bot_does_not_delay_twenty_other_games() {
     let think = Duration::from_millis(2000);
     let server = TestServer::with(Settings {
         bot_think: think,
+        bot_level: Level::STRONGEST,
         ..Settings::default()
     });
     // The bot plays black on 19x19 and starts thinking at once.
     let mut ann = leader(&server, 1, "Ann");
     ann.send("SET_CONFIG+1+2+19");
-    assert!(server.go().seat_bot("1").is_ok());
+    assert!(server.go().seat_bot("1", None).is_ok());
     ann.expect(&format!(
-        "ACKNOWLEDGE_CONFIG+Ann+2+19+PLAYING;1;{}+GoBot",
+        "ACKNOWLEDGE_CONFIG+Ann+2+19+PLAYING;1;{}+GoBot-L5",
         empty(19)
     ));
     let thinking_since = Instant::now();

@@ -19,6 +19,8 @@
 //! - `flood`: clients flooding valid lines in one front end while a neighbour plays:
 //!   the neighbour's latency and the server's memory over the flood (threads, not mio:
 //!   a flooder's blocked write is the brake being measured).
+//! - `gnugo-match`: the practice bot's strength: GNU Go plays it through the GO!
+//!   protocol (a GTP-to-GO! bridge, blocking, one game at a time); not a load test.
 //!
 //! All clients live in ONE thread with non-blocking sockets (mio), so 10,000 clients
 //! cost 10,000 file descriptors and no threads. Every mode ends with one line
@@ -28,6 +30,7 @@ mod echo;
 mod flood;
 mod floor;
 mod games;
+mod gnugo;
 mod hold;
 mod io;
 mod pairing;
@@ -148,6 +151,9 @@ enum Mode {
     },
     /// Print a free loopback TCP port (for scripts).
     FreePort,
+    /// GNU Go against the server's practice bot, game after game, through the GO!
+    /// protocol; the server must seat its bot (`--bot-after 1`).
+    GnugoMatch(gnugo::MatchArgs),
     /// N clients connected at once in N/2 live games.
     Hold {
         #[arg(long, default_value = "127.0.0.1:8000")]
@@ -216,6 +222,7 @@ fn main() {
             games,
             seconds,
         } => viewers::watch(web, viewers, games, seconds),
+        Mode::GnugoMatch(args) => gnugo::gnugo_match(&args),
         Mode::FreePort => {
             let l = TcpListener::bind("127.0.0.1:0").expect("bind");
             println!("{}", l.local_addr().expect("address").port());

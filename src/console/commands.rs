@@ -1,6 +1,7 @@
 //! Console lines to typed commands, and the one table of commands that drives both
 //! `help` and tab completion. Pure: no I/O, no server state.
 
+use crate::engine::bot::Level;
 use std::fmt;
 use std::path::PathBuf;
 
@@ -15,6 +16,8 @@ pub enum ArgKind {
     NameOrGameId,
     /// A file path.
     File,
+    /// A level of the practice bot, 1 to 5.
+    Level,
 }
 
 /// One argument of a command.
@@ -120,8 +123,15 @@ pub const COMMANDS: &[CommandSpec] = &[
     },
     CommandSpec {
         name: "bot",
-        args: &[GAME_ID],
-        about: "seat the practice bot in a GO! game waiting for a partner",
+        args: &[
+            GAME_ID,
+            Arg {
+                name: "level",
+                kind: ArgKind::Level,
+                optional: true,
+            },
+        ],
+        about: "seat the practice bot (level 1 to 5, default --bot-level) in a GO! game waiting for a partner",
     },
     CommandSpec {
         name: "stats",
@@ -151,8 +161,8 @@ pub enum Command {
     Board(String),
     /// A name or a game id: which one is decided against the connected players.
     Kick(String),
-    /// A game id, as for `Board`.
-    Bot(String),
+    /// A game id, as for `Board`, and the bot's level if one was asked for.
+    Bot(String, Option<Level>),
     Trace(String),
     Untrace(String),
     Sgf(String, Option<PathBuf>),
@@ -213,7 +223,14 @@ pub fn parse(line: &str) -> Result<Option<Command>, CommandError> {
         "players" => Command::Players,
         "board" => Command::Board(args[0].to_string()),
         "kick" => Command::Kick(args[0].to_string()),
-        "bot" => Command::Bot(args[0].to_string()),
+        "bot" => {
+            let level = match args.get(1).map(|text| text.parse::<Level>()) {
+                None => None,
+                Some(Ok(level)) => Some(level),
+                Some(Err(refused)) => return Err(CommandError(format!("{refused}: {usage}"))),
+            };
+            Command::Bot(args[0].to_string(), level)
+        }
         "trace" => Command::Trace(args[0].to_string()),
         "untrace" => Command::Untrace(args[0].to_string()),
         "sgf" => Command::Sgf(args[0].to_string(), args.get(1).map(PathBuf::from)),
@@ -283,15 +300,31 @@ mod tests {
     }
 
     #[test]
-    fn the_bot_command_takes_one_game_id() {
-        assert_eq!(parse("bot 3"), Ok(Some(Command::Bot("3".into()))));
-        let error = |line| parse(line).unwrap_err().0;
-        assert_eq!(error("bot"), "bot needs a game id: usage: bot <game id>");
+    fn the_bot_command_takes_a_game_id_and_a_level() {
+        assert_eq!(parse("bot 3"), Ok(Some(Command::Bot("3".into(), None))));
         assert_eq!(
-            error("bot 3 4"),
-            "bot takes 1 argument, got 2: usage: bot <game id>"
+            parse("bot 3 5"),
+            Ok(Some(Command::Bot("3".into(), Some(Level::STRONGEST))))
+        );
+        let error = |line| parse(line).unwrap_err().0;
+        assert_eq!(
+            error("bot"),
+            "bot needs a game id: usage: bot <game id> [level]"
+        );
+        assert_eq!(
+            error("bot 3 9"),
+            "the bot's level is a whole number from 1 to 5, got '9': usage: bot <game id> [level]"
+        );
+        assert_eq!(
+            error("bot 3 x"),
+            "the bot's level is a whole number from 1 to 5, got 'x': usage: bot <game id> [level]"
+        );
+        assert_eq!(
+            error("bot 3 4 5"),
+            "bot takes at most 2 arguments, got 3: usage: bot <game id> [level]"
         );
         assert_eq!(spec("bot").map(|s| s.args[0].kind), Some(ArgKind::GameId));
+        assert_eq!(spec("bot").map(|s| s.args[1].kind), Some(ArgKind::Level));
     }
 
     #[test]

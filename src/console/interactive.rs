@@ -4,6 +4,7 @@
 
 use super::commands::{self, ArgKind, COMMANDS};
 use super::{Console, Outcome};
+use crate::engine::bot::Level;
 use crate::logging::{self, Pipe};
 use rustyline::completion::{Completer, Pair};
 use rustyline::error::ReadlineError;
@@ -181,6 +182,7 @@ impl ConsoleHelper {
                 all
             }
             ArgKind::File => Vec::new(),
+            ArgKind::Level => Level::ALL.iter().map(Level::to_string).collect(),
         }
     }
 }

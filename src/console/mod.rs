@@ -130,8 +130,8 @@ impl Console {
                 Err(e) => e,
             },
             Command::Kick(target) => self.kick(&target),
-            Command::Bot(id) => match self.front_end_of(&id, "bot") {
-                Ok(front_end) => front_end.seat_bot(&id).unwrap_or_else(|e| e),
+            Command::Bot(id, level) => match self.front_end_of(&id, "bot") {
+                Ok(front_end) => front_end.seat_bot(&id, level).unwrap_or_else(|e| e),
                 Err(e) => e,
             },
             Command::Trace(name) => self.trace(&name, true),

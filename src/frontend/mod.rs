@@ -17,6 +17,7 @@ pub mod names;
 pub mod quote;
 pub mod spectrangle;
 
+use crate::engine::bot::Level;
 use crate::live::Live;
 use crate::net::{CloseReason, Connection, Connections, Depth, Inbox, Refused};
 use crate::settings::Settings;
@@ -304,12 +305,13 @@ pub trait FrontEnd: Send + Sync {
     /// Kicks everyone seated in game `id`; returns the console's answer.
     fn kick_game(&self, id: &str) -> String;
 
-    /// Seats the server's practice bot in game `id`, if this front end has one.
+    /// Seats the server's practice bot in game `id`, if this front end has one, at
+    /// `level` (`None`: the server's `--bot-level`).
     ///
     /// # Errors
     ///
     /// Why not, one line.
-    fn seat_bot(&self, id: &str) -> Result<String, String> {
+    fn seat_bot(&self, id: &str, _level: Option<Level>) -> Result<String, String> {
         Err(format!(
             "game {id} is a {} game: the practice bot plays GO! games only",
             self.name()

@@ -49,6 +49,29 @@ impl Budget {
         }
     }
 
+    /// Whether the budget has a deadline (else only a number of playouts).
+    pub(super) fn has_deadline(&self) -> bool {
+        self.deadline.is_some()
+    }
+
+    /// The part of this budget a level uses, from `now` on: `share` of the time left
+    /// until the deadline and of the playouts (at least one), and at most
+    /// `max_playouts` playouts.
+    pub(super) fn share(self, share: f64, max_playouts: Option<u32>, now: Instant) -> Budget {
+        let deadline = self
+            .deadline
+            .map(|deadline| now + deadline.saturating_duration_since(now).mul_f64(share));
+        let scaled = self.playouts.map(|playouts| {
+            let part = (f64::from(playouts) * share).ceil() as u32;
+            part.clamp(playouts.min(1), playouts)
+        });
+        let playouts = match (scaled, max_playouts) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        Budget { deadline, playouts }
+    }
+
     /// How many more playouts fit, `done` having been run since `started`, at `now`.
     ///
     /// Against a deadline the next playouts are assumed to take as long as the past
@@ -78,6 +101,36 @@ impl Budget {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_share_of_the_budget() {
+        let t0 = Instant::now();
+        let ms = Duration::from_millis;
+        let half = Budget::until(t0 + ms(100)).share(0.5, None, t0);
+        assert_eq!(half, Budget::until(t0 + ms(50)));
+        let capped = Budget::until(t0 + ms(100)).share(0.5, Some(7), t0);
+        assert_eq!(capped, Budget::until(t0 + ms(50)).with_playouts(7));
+        assert_eq!(
+            Budget::playouts(1000).share(0.05, Some(200), t0),
+            Budget::playouts(50)
+        );
+        assert_eq!(
+            Budget::playouts(10000).share(0.05, Some(200), t0),
+            Budget::playouts(200)
+        );
+        // A share of a few playouts still runs one; none stays none.
+        assert_eq!(
+            Budget::playouts(3).share(0.05, None, t0),
+            Budget::playouts(1)
+        );
+        assert_eq!(
+            Budget::playouts(0).share(0.5, None, t0),
+            Budget::playouts(0)
+        );
+        // A deadline already past stays past.
+        let late = Budget::until(t0).share(0.5, None, t0 + ms(10));
+        assert_eq!(late.playouts_left(0, t0, t0 + ms(10)), 0);
+    }
 
     #[test]
     fn playouts_left() {

@@ -3,6 +3,7 @@
 
 use super::protocol::{ClientCommand, GameId, ParseError};
 use super::summary::GameView;
+use crate::engine::bot::Level;
 use crate::frontend::Departure;
 use crate::net::{Connection, Ticket};
 use crossbeam_channel::Sender;
@@ -22,8 +23,9 @@ pub struct Player {
 pub enum GameEvent {
     /// The registry seats a player here (as leader if the game is empty).
     Join(Player),
-    /// The registry seats the practice bot here as the partner, under this granted name.
-    SeatBot(String),
+    /// The registry seats the practice bot here as the partner, under this granted
+    /// name, playing at this level.
+    SeatBot(String, Level),
     /// A line from a seated player: a command, or why it is not one. Its ticket is
     /// dropped once it has been answered: the client's next line is read then.
     Line {
@@ -46,8 +48,11 @@ pub enum GameEvent {
     Panic,
 }
 
-/// The name the practice bot asks the registry for (granted as `GoBot_2`, ... when taken).
-pub const BOT_NAME: &str = "GoBot";
+/// The name the practice bot of `level` asks the registry for: `GoBot-L3` (granted as
+/// `GoBot-L3_2`, ... when taken), so that games, logs and records tell levels apart.
+pub fn bot_name(level: Level) -> String {
+    format!("GoBot-L{level}")
+}
 
 /// Why the practice bot cannot take a seat in a game.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -24,6 +24,7 @@ pub mod thinker;
 use super::{
     BotRow, ClientRow, Context, FrontEnd, GameRow, QueueRow, Record, Tally, Unanswered, ask,
 };
+use crate::engine::bot::Level;
 use crate::net::Connection;
 use event::GameEvent;
 use protocol::{GameId, ServerMessage};
@@ -217,9 +218,10 @@ impl FrontEnd for GoFrontEnd {
         format!("kicked {} from game {id}", names.join(" and "))
     }
 
-    fn seat_bot(&self, id: &str) -> Result<String, String> {
+    fn seat_bot(&self, id: &str, level: Option<Level>) -> Result<String, String> {
         let id = Self::game_id(id).ok_or_else(|| format!("no game {id}"))?;
-        match self.registry.seat_bot(id) {
+        let level = level.unwrap_or(self.registry.context.settings.bot_level);
+        match self.registry.seat_bot(id, level) {
             Ok(name) => Ok(format!(
                 "the practice bot {name} takes the free seat of game {id}"
             )),

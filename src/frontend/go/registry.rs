@@ -19,12 +19,13 @@
 //! reachable: the code under it only touches maps) would leave the maps as they were
 //! at the panic, which is still consistent enough for the other games to go on.
 
-use super::event::{BOT_NAME, BotRefused, GameEvent, Player};
+use super::event::{BotRefused, GameEvent, Player, bot_name};
 use super::protocol::{ClientCommand, GameId, ParseError, ServerMessage};
 use super::report;
 use super::route::Route;
 use super::summary::{GameStatus, GameSummary};
 use super::table::{self, Matchmaker};
+use crate::engine::bot::Level;
 use crate::frontend::{Context, FINISHED_KEPT, names};
 use crate::net::{CloseReason, ConnId, Connection, Depth, Inbox, OutputHold, Ticket};
 use crate::workers::Finished;
@@ -282,13 +283,13 @@ impl Registry {
         let _ = conn.send(&ServerMessage::UnknownCommand { reason });
     }
 
-    /// Seats the practice bot in game `id` if it waits for a partner; see
+    /// Seats the practice bot of `level` in game `id` if it waits for a partner; see
     /// [`Matchmaker::seat_bot`].
     ///
     /// # Errors
     ///
     /// Why not: no such game, ended, both seats taken, shutting down.
-    pub fn seat_bot(&self, id: GameId) -> Result<String, BotRefused> {
+    pub fn seat_bot(&self, id: GameId, level: Level) -> Result<String, BotRefused> {
         if self.context.shutdown.is_triggered() {
             return Err(BotRefused::ShuttingDown);
         }
@@ -309,8 +310,8 @@ impl Registry {
             return Err(BotRefused::Full { game: id, players });
         }
         let inbox = entry.inbox.clone();
-        let name = names::grant(BOT_NAME, |name| state.taken_names.contains(name));
-        if inbox.post(GameEvent::SeatBot(name.clone())).is_err() {
+        let name = names::grant(&bot_name(level), |name| state.taken_names.contains(name));
+        if inbox.post(GameEvent::SeatBot(name.clone(), level)).is_err() {
             // Its loop has just ended; it is about to leave the registry.
             return Err(BotRefused::Ended {
                 game: id,
@@ -587,8 +588,8 @@ impl Matchmaker for Registry {
         self.state.lock().waiting.retain(|g| *g != id);
     }
 
-    fn seat_bot(&self, id: GameId) -> Result<String, BotRefused> {
-        Registry::seat_bot(self, id)
+    fn seat_bot(&self, id: GameId, level: Level) -> Result<String, BotRefused> {
+        Registry::seat_bot(self, id, level)
     }
 
     /// Frees `conn`'s seat in game `id` (if it still sits there), e.g. a partner who

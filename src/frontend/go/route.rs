@@ -112,6 +112,10 @@ mod tests {
     use super::*;
     use crate::net::{Depth, inbox};
 
+    fn seat_bot(name: &str) -> GameEvent {
+        GameEvent::SeatBot(name.into(), crate::engine::bot::Level::DEFAULT)
+    }
+
     #[test]
     fn a_seated_client_s_events_reach_its_game_and_a_free_one_s_come_back() {
         let route = Route::new();
@@ -121,20 +125,20 @@ mod tests {
         route.set(Some((GameId(1), game)));
         assert_eq!(route.game(), Some(GameId(1)));
         assert!(route.free_since().is_none());
-        assert!(route.hand_over(GameEvent::SeatBot("a".into())).is_ok());
-        assert!(route.post(GameEvent::SeatBot("b".into())).is_ok());
+        assert!(route.hand_over(seat_bot("a")).is_ok());
+        assert!(route.post(seat_bot("b")).is_ok());
         assert_eq!(events.len(), 2);
         route.set(None);
         assert_eq!(route.game(), None);
         assert!(route.free_since().is_some());
         assert!(matches!(
-            route.hand_over(GameEvent::SeatBot("c".into())),
-            Err(GameEvent::SeatBot(name)) if name == "c"
+            route.hand_over(seat_bot("c")),
+            Err(GameEvent::SeatBot(name, _)) if name == "c"
         ));
         // A game whose loop has ended gives the event back too.
         let (ended, gone) = inbox(&depth);
         drop(gone);
         route.set(Some((GameId(2), ended)));
-        assert!(route.hand_over(GameEvent::SeatBot("d".into())).is_err());
+        assert!(route.hand_over(seat_bot("d")).is_err());
     }
 }

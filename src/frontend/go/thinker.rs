@@ -8,7 +8,7 @@
 //! answer is still about the current position when it arrives.
 
 use super::protocol::GameId;
-use crate::engine::bot::{Bot, Budget, Summary};
+use crate::engine::bot::{Bot, Budget, Level, Summary};
 use crate::engine::go::{Colour, Game, IllegalMove, Move};
 use crossbeam_channel::{Receiver, Sender, TrySendError};
 use std::io;
@@ -67,18 +67,19 @@ pub struct Thinker {
 }
 
 impl Thinker {
-    /// Starts the helper thread of the bot of game `game` (named `bot-<id>`), whose
-    /// random choices all follow from `seed`.
+    /// Starts the helper thread of the bot of game `game` (named `bot-<id>`), playing
+    /// at `level`, whose random choices all follow from `seed`. The thread owns the
+    /// bot, and so its search tree, which it keeps from one question to the next.
     ///
     /// # Errors
     ///
     /// When the thread cannot be created.
-    pub fn spawn(game: GameId, seed: u64) -> io::Result<Thinker> {
+    pub fn spawn(game: GameId, seed: u64, level: Level) -> io::Result<Thinker> {
         let (questions, asked) = crossbeam_channel::bounded::<Question>(QUESTIONS_BOUND);
         let (answer, answers) = crossbeam_channel::bounded::<Answer>(QUESTIONS_BOUND);
         thread::Builder::new()
             .name(format!("bot-{game}"))
-            .spawn(move || think(&mut Bot::new(seed), &asked, &answer))?;
+            .spawn(move || think(&mut Bot::new(seed, level), &asked, &answer))?;
         Ok(Thinker { questions, answers })
     }
 
@@ -138,7 +139,7 @@ mod tests {
 
     #[test]
     fn answers_each_question_with_its_turn_and_a_legal_move() {
-        let thinker = Thinker::spawn(GameId(1), 7).expect("a thread");
+        let thinker = Thinker::spawn(GameId(1), 7, Level::DEFAULT).expect("a thread");
         let mut game = Game::new(5, Rules::default()).expect("5x5");
         for ply in 0..4 {
             thinker.ask(question(ply, &game));
@@ -158,7 +159,7 @@ mod tests {
 
     #[test]
     fn a_game_with_no_legal_move_gets_the_reason() {
-        let thinker = Thinker::spawn(GameId(2), 7).expect("a thread");
+        let thinker = Thinker::spawn(GameId(2), 7, Level::DEFAULT).expect("a thread");
         let mut game = Game::new(2, Rules::default()).expect("2x2");
         game.play(Colour::Black, Move::Pass).expect("pass");
         game.play(Colour::White, Move::Pass).expect("pass");

@@ -23,7 +23,9 @@ pub mod table;
 use super::{
     BotRow, ClientRow, Context, FrontEnd, GameRow, QueueRow, Record, Tally, Unanswered, ask,
 };
+use crate::engine::bot::Level;
 use crate::net::{CloseReason, Connection};
+
 use event::TableEvent;
 use protocol::{ErrorCode, ServerMessage};
 use registry::Registry;
@@ -188,7 +190,12 @@ impl FrontEnd for SpectrangleFrontEnd {
             .collect()
     }
 
-    fn seat_bot(&self, id: &str) -> Result<String, String> {
+    fn seat_bot(&self, id: &str, level: Option<Level>) -> Result<String, String> {
+        if level.is_some() {
+            return Err(format!(
+                "the Spectrangle bot has no levels (they are GoBot's): use 'bot {id}'"
+            ));
+        }
         let id = TableId::parse(id).ok_or_else(|| format!("no game {id}"))?;
         self.registry
             .seat_bot(id)

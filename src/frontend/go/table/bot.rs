@@ -8,22 +8,23 @@
 //! ended, or moved on) is dropped.
 
 use super::{Occupant, Phase, Seat, Table};
-use crate::engine::bot::Budget;
+use crate::engine::bot::{Budget, Level};
 use crate::engine::go::{Colour, Move};
 use crate::frontend::Departure;
 use crate::frontend::go::thinker::{Answer, Question, Thinker, Turn};
 use std::time::{Duration, Instant};
 
 impl Table {
-    /// The registry seats the bot (granted `name`) as the partner of the waiting leader.
-    pub(super) fn seat_bot(&mut self, name: String) {
+    /// The lobby seats the bot of `level` (granted `name`) as the partner of the
+    /// waiting leader.
+    pub(super) fn seat_bot(&mut self, name: String, level: Level) {
         if self.seats.len() != 1 || self.phase != Phase::Gathering {
             // The registry seats the bot only in a game on its waiting queue, which has
             // exactly one seat taken; its name is freed when this game ends.
             log::warn!("game {}: no free seat for the bot {name}", self.id);
             return;
         }
-        let thinker = match Thinker::spawn(self.id, self.bot_seed) {
+        let thinker = match Thinker::spawn(self.id, self.bot_seed, level) {
             Ok(thinker) => thinker,
             Err(e) => {
                 log::error!("game {}: cannot start the bot's thread: {e}", self.id);
@@ -32,7 +33,7 @@ impl Table {
             }
         };
         log::info!(
-            "game {}: {name} joined as partner (the practice bot)",
+            "game {}: {name} joined as partner (the practice bot, level {level})",
             self.id
         );
         self.seats.push(Seat {
@@ -51,7 +52,8 @@ impl Table {
             return;
         }
         // On success the registry sends SeatBot to this game's inbox.
-        if let Err(refused) = self.matchmaker.seat_bot(self.id) {
+        let level = self.context.settings.bot_level;
+        if let Err(refused) = self.matchmaker.seat_bot(self.id, level) {
             log::debug!("game {}: the bot stays out: {refused}", self.id);
         }
     }
@@ -123,7 +125,7 @@ impl Table {
             }
         };
         log::debug!(
-            "game {}: {} plays {} after {} playouts in {} ms (estimated value {})",
+            "game {}: {} plays {} after {} playouts ({} kept from earlier moves) in {} ms (estimated value {})",
             self.id,
             self.name(seat),
             match mv {
@@ -131,6 +133,7 @@ impl Table {
                 Move::Play(point) => point.vertex(size),
             },
             summary.playouts,
+            summary.reused,
             answer.took.as_millis(),
             summary
                 .value

@@ -19,6 +19,7 @@ use super::event::{BotRefused, GameEvent, Player};
 use super::protocol::{ClientCommand, GameId, GameState, Keyword, ParseError, ServerMessage};
 use super::summary::GameSummary;
 use super::thinker::{Answer, Thinker, Turn};
+use crate::engine::bot::Level;
 use crate::engine::go::{self, Colour};
 use crate::engine::rng::Rng;
 use crate::frontend::{Context, Departure, deadline_in};
@@ -57,14 +58,14 @@ pub trait Matchmaker: Send + Sync {
     /// Takes `game` off the queue of games waiting for a partner.
     fn stop_waiting(&self, game: GameId);
 
-    /// Seats the practice bot in `game` if it waits for a partner: takes it off the
-    /// queue, grants the bot a name and sends the game [`GameEvent::SeatBot`]. Returns
-    /// the name.
+    /// Seats the practice bot of `level` in `game` if it waits for a partner: takes it
+    /// off the queue, grants the bot a name and sends the game [`GameEvent::SeatBot`].
+    /// Returns the name.
     ///
     /// # Errors
     ///
     /// Why not: no such game, ended, both seats taken, shutting down.
-    fn seat_bot(&self, game: GameId) -> Result<String, BotRefused>;
+    fn seat_bot(&self, game: GameId, level: Level) -> Result<String, BotRefused>;
 
     /// Removes an ended game: no new player or event is sent to it, and its players
     /// are free. Returns the connections that sat in it.
@@ -152,7 +153,7 @@ fn answer_leftover(matchmaker: &Arc<dyn Matchmaker>, event: GameEvent) {
     match event {
         GameEvent::Join(player) => matchmaker.reseat(player),
         // Its name was freed when the game was closed.
-        GameEvent::SeatBot(_) => {}
+        GameEvent::SeatBot(..) => {}
         GameEvent::Line {
             from,
             command,
@@ -332,7 +333,7 @@ impl Table {
     fn handle(&mut self, event: GameEvent) {
         match event {
             GameEvent::Join(player) => self.join(player),
-            GameEvent::SeatBot(name) => self.seat_bot(name),
+            GameEvent::SeatBot(name, level) => self.seat_bot(name, level),
             // The ticket is dropped once the line is answered: its client's next line
             // is read then.
             GameEvent::Line {
