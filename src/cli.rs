@@ -4,7 +4,10 @@ use crate::engine::bot::Level;
 use crate::engine::go::{KoRule, Komi, MAX_SIZE, MIN_SIZE, Rules, SuicideRule};
 use crate::secret::Secret;
 use crate::server::Protocol;
-use crate::settings::{BkgoSettings, DEFAULT_MAX_WEB_CLIENTS, Settings};
+use crate::settings::{
+    ArenaSettings, BkgoSettings, DEFAULT_ARENA_ROUND_SECONDS, DEFAULT_ARENA_SIZE,
+    DEFAULT_MAX_WEB_CLIENTS, Settings,
+};
 use clap::{Parser, ValueEnum};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -109,6 +112,20 @@ pub struct Options {
     /// Web connections open at once (at least 1); one more is answered 503.
     #[arg(long, default_value_t = DEFAULT_MAX_WEB_CLIENTS, value_name = "N", value_parser = parse_max_web_clients)]
     pub max_web_clients: usize,
+    /// Append every finished game's result to this file as a JSON line (synced before
+    /// the players hear the end), and rebuild the standings from it at start.
+    #[arg(long, value_name = "PATH")]
+    pub results: Option<PathBuf>,
+    /// Run GO! as an arena: the server pairs the waiting players in rounds (least met
+    /// first, colours balanced) on a board of --arena-size with --komi; nobody leads.
+    #[arg(long)]
+    pub arena: bool,
+    /// Board size of the arena's games, 2 to --max-board-size.
+    #[arg(long, default_value_t = DEFAULT_ARENA_SIZE as u16, value_name = "N")]
+    pub arena_size: u16,
+    /// Seconds between the arena's pairing rounds (at least 1).
+    #[arg(long, default_value_t = DEFAULT_ARENA_ROUND_SECONDS, value_name = "S", value_parser = clap::value_parser!(u64).range(1..=MAX_TIMEOUT_SECONDS))]
+    pub arena_round: u64,
 }
 
 /// A port flag's value: a port number, or `off`.
@@ -276,6 +293,28 @@ impl Options {
             Port::Off => 8000,
         };
         front_end_port(self.web_port, base, 3, "--web-port")
+    }
+
+    /// The arena's settings when `--arena` is given.
+    ///
+    /// # Errors
+    ///
+    /// An `--arena-size` outside 2 to `--max-board-size`.
+    pub fn arena_settings(&self) -> Result<Option<ArenaSettings>, String> {
+        if !self.arena {
+            return Ok(None);
+        }
+        let size = usize::from(self.arena_size);
+        let largest = usize::from(self.max_board_size);
+        if !(MIN_SIZE..=largest).contains(&size) {
+            return Err(format!(
+                "--arena-size {size} is not a board size the arena can use: give a size from {MIN_SIZE} to {largest} (--max-board-size)"
+            ));
+        }
+        Ok(Some(ArenaSettings {
+            size,
+            round: Duration::from_secs(self.arena_round),
+        }))
     }
 
     /// The server settings these options ask for.

@@ -9,8 +9,10 @@
 //!           main ─> server ─┬─> frontend: go │ spectrangle │ bkgo ──┬─> engine (pure):
 //!                           │   (each: protocol, registry, tables)  │   go, spectrangle,
 //!   console ───────────────>┤                                       │   bot, sgf, rng
-//!   (operator, stdin)       │                                       └─> net: lines, limits,
-//!                           └─> shutdown, workers, records          │   hand-off, output
+//!   (operator, stdin)       │                                       ├─> net: lines, limits,
+//!   web ───────────────────>┤                                       │   hand-off, output
+//!   (browsers, read-only)   │                                       └─> live, results: what
+//!                           └─> shutdown, workers, records              the games publish
 //! ```
 //!
 //! | module | owns | does not |
@@ -18,6 +20,8 @@
 //! | [`engine`] | the pure engines: the rules of Go and of Spectrangle, the practice bot, SGF records, seeded randomness | any I/O, any wire format, any clock of the server's |
 //! | [`net`] | the listener, the read loop, line bounds, the ordered bounded hand-off of each line to its game, non-blocking bounded output, pacing | any protocol |
 //! | [`live`] | the latest snapshot of every game, published by the game loops, and the web's viewers waiting for the next | the web itself, any front end |
+//! | [`results`] | every finished game's result (ARENA.md), the `--results` file appended and read back, the standings (Glicko-2, Weng-Lin) and GO!'s crosstable | which front end a result came from beyond its name |
+//! | [`front`] | the one name of each front end (`go`, `spectrangle`, `bkgo`) | |
 //! | [`frontend`] | one module per protocol: its wire format, its registry (who is connected, who sits where), its game loops | another front end's clients |
 //! | [`server`] | wiring: a listener and an accept loop per front end, orderly shutdown | protocol details |
 //! | [`web`] | the live web board: pages, JSON, event streams, over every front end | changing a game, blocking one |
@@ -31,11 +35,13 @@
 pub mod cli;
 pub mod console;
 pub mod engine;
+pub mod front;
 pub mod frontend;
 pub mod live;
 pub mod logging;
 pub mod net;
 pub mod records;
+pub mod results;
 pub mod secret;
 pub mod server;
 pub mod settings;

@@ -3,6 +3,7 @@
 
 use clap::Parser;
 use goserver::cli::Options;
+use goserver::results::Results;
 use goserver::server::{Protocol, Server};
 use goserver::settings::Settings;
 use goserver::shutdown::Shutdown;
@@ -16,7 +17,7 @@ fn main() -> ExitCode {
     let options = Options::parse();
     if let Err(e) = logging::init(options.log_level.filter(), options.log_file.as_deref()) {
         eprintln!("goserver: {e}");
-        return ExitCode::FAILURE;
+        return ExitCode::from(CONFIGURATION_ERROR);
     }
     // A panic anywhere is logged, not printed over the console prompt; a panic in a
     // game loop ends only that game (see frontend::go::table).
@@ -26,6 +27,10 @@ fn main() -> ExitCode {
     logging::flush(LOG_FLUSH_WAIT);
     status
 }
+
+/// The exit status when a flag or a file named by one cannot be used (clap's own
+/// usage errors exit with it too).
+const CONFIGURATION_ERROR: u8 = 2;
 
 /// How long `main` waits at exit for queued log lines to be written.
 const LOG_FLUSH_WAIT: Duration = Duration::from_secs(1);
@@ -37,8 +42,19 @@ fn run(options: &Options) -> ExitCode {
         Ok(configured) => configured,
         Err(e) => {
             log::error!("{e}");
-            return ExitCode::FAILURE;
+            return ExitCode::from(CONFIGURATION_ERROR);
         }
+    };
+    // The standings are rebuilt from the results file before anyone can play.
+    let results = match &options.results {
+        Some(path) => match Results::open(path) {
+            Ok(results) => results,
+            Err(e) => {
+                log::error!("{e}");
+                return ExitCode::from(CONFIGURATION_ERROR);
+            }
+        },
+        None => Results::in_memory(),
     };
     let shutdown = Shutdown::new();
     {
@@ -47,7 +63,7 @@ fn run(options: &Options) -> ExitCode {
             log::warn!("cannot handle SIGINT/SIGTERM: {e}");
         }
     }
-    let server = Server::new(settings, shutdown);
+    let server = Server::with_results(settings, shutdown, results);
     // Restores the terminal when main returns, however the shutdown came.
     let _terminal = (!options.no_console).then(|| console::start(&server));
     let running = match server.start(listeners) {
@@ -84,6 +100,7 @@ fn run(options: &Options) -> ExitCode {
 /// address that cannot be bound.
 fn configure(options: &Options) -> Result<Configured, String> {
     let mut settings = options.settings();
+    settings.arena = options.arena_settings()?;
     let ports = options.ports()?;
     // The Bkgo flags (a password file to read) matter only when the room is served.
     if ports

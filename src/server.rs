@@ -12,6 +12,7 @@ use crate::frontend::{Context, FrontEnd};
 use crate::live::Live;
 use crate::net::listener::CONNECTION_STACK_BYTES;
 use crate::net::{AcceptLimits, AcceptThread, Connections};
+use crate::results::Results;
 use crate::settings::Settings;
 use crate::shutdown::Shutdown;
 use crate::workers::Workers;
@@ -23,7 +24,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 /// How long shutdown waits for game loops and connection threads to end.
-const SHUTDOWN_GRACE: Duration = Duration::from_millis(1500);
+pub const SHUTDOWN_GRACE: Duration = Duration::from_millis(1500);
 
 /// Stack size of a game loop's thread.
 const GAME_STACK_BYTES: usize = 256 * 1024;
@@ -73,6 +74,8 @@ pub struct Server {
     game_threads: Arc<Workers>,
     /// What the game loops publish for the web board.
     pub live: Arc<Live>,
+    /// Every finished game, and the standings.
+    pub results: Arc<Results>,
     /// Where the web board listens, once it does (for the console's `help`).
     pub web_address: OnceLock<std::net::SocketAddr>,
     /// The front ends being served, in the order of their listeners (GO! first);
@@ -81,8 +84,19 @@ pub struct Server {
 }
 
 impl Server {
-    /// A server with these settings, stopped by `shutdown`.
+    /// A server with these settings, stopped by `shutdown`, keeping its results in
+    /// memory.
     pub fn new(settings: Settings, shutdown: Shutdown) -> Arc<Server> {
+        Server::with_results(settings, shutdown, Results::in_memory())
+    }
+
+    /// A server with these settings, stopped by `shutdown`, recording into `results`
+    /// (opened from `--results` by the caller, who reports a file that cannot be).
+    pub fn with_results(
+        settings: Settings,
+        shutdown: Shutdown,
+        results: Arc<Results>,
+    ) -> Arc<Server> {
         let connections = Arc::new(Connections::new(settings.output));
         Arc::new(Server {
             settings: Arc::new(settings),
@@ -97,6 +111,7 @@ impl Server {
             )),
             game_threads: Arc::new(Workers::new("game", GAME_STACK_BYTES, IDLE_GAME_THREADS)),
             live: Live::new(),
+            results,
             web_address: OnceLock::new(),
             front_ends: OnceLock::new(),
         })
@@ -142,11 +157,13 @@ impl Server {
             game_threads: Arc::clone(&self.game_threads),
             counters: Arc::default(),
             live: Arc::clone(&self.live),
+            results: Arc::clone(&self.results),
         };
+
         let mut served = Vec::new();
         for (protocol, listener) in listeners {
             let front_end: Arc<dyn FrontEnd> = match protocol {
-                Protocol::Go => Arc::new(GoFrontEnd::new(context.for_another_front_end())),
+                Protocol::Go => Arc::new(GoFrontEnd::new(context.for_another_front_end())?),
                 Protocol::Spectrangle => {
                     Arc::new(SpectrangleFrontEnd::new(context.for_another_front_end()))
                 }

@@ -57,7 +57,25 @@ pub struct Settings {
     pub bkgo: BkgoSettings,
     /// Web connections open at once (`--max-web-clients`); one more gets 503.
     pub max_web_clients: usize,
+    /// The GO! arena (`--arena`): the server pairs players in rounds; none: GO!'s
+    /// usual leader-and-partner matchmaking.
+    pub arena: Option<ArenaSettings>,
 }
+
+/// The GO! arena's settings (ARENA.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ArenaSettings {
+    /// The board size of every arena game (`--arena-size`).
+    pub size: usize,
+    /// How often the waiting players are paired (`--arena-round`).
+    pub round: Duration,
+}
+
+/// The arena's board size unless told otherwise.
+pub const DEFAULT_ARENA_SIZE: usize = 9;
+
+/// Seconds between the arena's rounds unless told otherwise.
+pub const DEFAULT_ARENA_ROUND_SECONDS: u64 = 3;
 
 /// The Bkgo front end's own settings.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -108,6 +126,7 @@ impl Default for Settings {
             bot_playouts: None,
             bkgo: BkgoSettings::default(),
             max_web_clients: DEFAULT_MAX_WEB_CLIENTS,
+            arena: None,
         }
     }
 }

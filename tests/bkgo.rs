@@ -632,8 +632,37 @@ fn two_passes_end_the_game_with_the_area_score_and_a_record() {
         &mut [&mut ann, &mut bob, &mut cat],
         "Dialog: Game over: both players passed. Area score: black 25, white 0 (komi 0): Ann (black) wins by 25",
     );
+    // The result was recorded before the room heard the end (ARENA.md).
+    let results = server.server.results.recent(10);
+    assert_eq!(results.len(), 1);
+    let result = serde_json::to_value(&*results[0]).expect("JSON");
+    assert_eq!(
+        (&result["front"], &result["game"], &result["players"]),
+        (
+            &serde_json::json!("bkgo"),
+            &serde_json::json!(1),
+            &serde_json::json!([{"name": "Ann", "colour": 1, "score": 25}, {"name": "Bob", "colour": 2, "score": 0}])
+        )
+    );
+    assert_eq!(
+        (
+            &result["winner"],
+            &result["ending"],
+            &result["moves"],
+            &result["size"],
+            &result["rated"]
+        ),
+        (
+            &serde_json::json!("Ann"),
+            &serde_json::json!("passes"),
+            &serde_json::json!(3),
+            &serde_json::json!(5),
+            &serde_json::json!(true)
+        )
+    );
     // The board stays; nothing more can be played on it.
     bob.send("Place: 0, 0");
+
     expect_refusal(
         &mut bob,
         "The game is over: a seated player may send NewBoard to start a new one",

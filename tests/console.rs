@@ -467,9 +467,11 @@ fn console_commands_over_a_real_game() {
 #[test]
 fn end_of_console_input_keeps_the_server_serving() {
     let mut server = Server::start();
-    let help = server.ask("help", 14);
+    let help = server.ask("help", 18);
     assert_eq!(cells(&help[0]), ["COMMAND", "WHAT IT DOES"]);
-    assert!(help[13].starts_with("Web board: http://"), "{}", help[13]);
+    assert!(help[17].starts_with("Web board: http://"), "{}", help[17]);
+    assert_eq!(cells(&help[10])[0], "standings [go|spectrangle|bkgo]");
+    assert_eq!(cells(&help[13])[0], "arena [pause|resume]");
     assert_eq!(cells(&help[4])[0], "board <game id>");
     assert_eq!(cells(&help[8])[0], "sgf <game id> [file]");
     drop(server.stdin.take());

@@ -100,6 +100,35 @@ fn a_whole_game_of_three_from_join_to_score() {
     let mut watches = ready_all(&mut clients);
     let (score, _) = play_to_the_end(&mut clients, &names(&["Ann", "Bob", "Cat"]), &mut watches);
     assert!(score.starts_with("SCORE "), "{score}");
+    // Its result (ARENA.md): the seats in turn order with SCORE's points, the places.
+    let results = server.server.results.recent(1);
+    let result = &results[0];
+    let scored: Vec<String> = result
+        .players
+        .iter()
+        .map(|p| format!("{},{}", p.name, p.score))
+        .collect();
+    assert_eq!(format!("SCORE {}", scored.join(" ")), score);
+    assert_eq!(
+        result.players.iter().map(|p| p.colour).collect::<Vec<_>>(),
+        [1, 2, 3]
+    );
+    let mut by_score = result.players.clone();
+    by_score.sort_by(|a, b| b.score.0.total_cmp(&a.score.0));
+    let places: Vec<String> = by_score.iter().map(|p| p.name.clone()).collect();
+    assert_eq!(result.places.as_ref(), Some(&places));
+    let shared_first = by_score[0].score == by_score[1].score;
+    assert_eq!(
+        result.winner,
+        (!shared_first).then(|| places[0].clone()),
+        "{score}"
+    );
+    assert_eq!(
+        (result.ending.name(), result.size, result.rated),
+        ("score", None, true)
+    );
+    assert!(result.moves > 0);
+
     // After SCORE nobody is in a lobby: a move is ERROR 7, JOIN (same name) works.
     let [ann, _, _] = &mut clients;
     ann.ask(
@@ -563,6 +592,17 @@ fn a_player_out_of_time_is_skipped_and_after_three_times_disconnected() {
         .expect("a player");
     clients[1 - first].expect(&format!("SCORE {},0 {},0", order[0], order[1]));
     clients[first].expect_closed();
+    // Filed as a timeout: five skipped turns are five moves, and nobody leads.
+    let results = server.server.results.recent(1);
+    assert_eq!(
+        (
+            results[0].ending.name(),
+            results[0].moves,
+            results[0].winner.clone(),
+            results[0].rated
+        ),
+        ("timeout", 5, None, true)
+    );
 }
 
 #[test]

@@ -497,3 +497,117 @@ fn a_viewer_that_never_reads_is_dropped_while_its_game_goes_on() {
     assert!(slowest < Duration::from_secs(3), "a move took {slowest:?}");
     drop(viewer);
 }
+
+#[test]
+fn the_tournament_routes_answer_as_arena_md_says() {
+    let server = TestServer::with_web(settings(), &[Protocol::Go]);
+    let web = server.web();
+    let mut standings = Events::open(web, "/events/standings");
+    let first = standings.until("standings", |_| true);
+    assert_eq!(
+        (&first["standings"], &first["results"]),
+        (
+            &json!({"go": [], "spectrangle": [], "bkgo": []}),
+            &json!([])
+        )
+    );
+    let (mut ann, mut bob) = capture_then_two_passes(&server);
+
+    // The result, as a line of the results file would have it.
+    let results = get(web, "/api/results").json();
+    let result = &results["results"][0];
+    assert_eq!(results["results"].as_array().map(Vec::len), Some(1));
+    for time in ["started", "ended"] {
+        let text = result[time].as_str().expect("a time");
+        assert!(
+            text.len() == 20 && text.ends_with('Z') && text.as_bytes()[10] == b'T',
+            "{time}: {text}"
+        );
+    }
+    let mut without_times = result.clone();
+    if let Some(object) = without_times.as_object_mut() {
+        object.remove("started");
+        object.remove("ended");
+    }
+    assert_eq!(
+        without_times,
+        json!({
+            "front": "go", "game": 1,
+            "players": [{"name": "Ann", "colour": 1, "score": 6}, {"name": "Bob", "colour": 2, "score": 1}],
+            "winner": "Ann", "ending": "passes", "moves": 9, "size": 5, "rated": true
+        })
+    );
+    for bad in ["0", "1001", "-3", "ten", ""] {
+        let refused = get(web, &format!("/api/results?limit={bad}"));
+        assert_eq!(refused.status, 400, "limit={bad}");
+        assert_eq!(refused.header("Content-Type"), Some("application/json"));
+        assert_eq!(
+            refused.json(),
+            json!({"error": format!("limit must be a whole number from 1 to 1000, got '{bad}'")})
+        );
+    }
+
+    // A rematch the operator kicks Bob from: a result of its own, not rated (no move).
+    ann.send("SET_REMATCH+1");
+    bob.send("SET_REMATCH+1");
+    while ann.recv() != "ACKNOWLEDGE_REMATCH+1" {}
+    while !bob.recv().starts_with("ACKNOWLEDGE_CONFIG+") {}
+    let said = server.go().kick_game("1");
+    assert!(said.starts_with("kicked "), "{said}");
+    let kicked = get_once(web, "/api/results?limit=1", |answer| {
+        answer.body.contains(r#""ending":"kick""#)
+    })
+    .json();
+
+    let latest = &kicked["results"][0];
+    assert_eq!(
+        (
+            &latest["game"],
+            &latest["ending"],
+            &latest["rated"],
+            &latest["moves"]
+        ),
+        (&json!(1), &json!("kick"), &json!(false), &json!(0))
+    );
+    assert_eq!(
+        get(web, "/api/results?limit=5").json()["results"]
+            .as_array()
+            .map(Vec::len),
+        Some(2)
+    );
+
+    // The standings count the rated game only; skillratings' Glicko-2 of one win.
+    let table = get(web, "/api/standings").json();
+    assert_eq!(
+        table,
+        json!({
+            "go": [
+                {"rank": 1, "name": "Ann", "rating": 1662, "deviation": 290, "games": 1, "wins": 1, "losses": 0, "draws": 0, "last": "won vs Bob (passes)"},
+                {"rank": 2, "name": "Bob", "rating": 1338, "deviation": 290, "games": 1, "wins": 0, "losses": 1, "draws": 0, "last": "lost vs Ann (passes)"}
+            ],
+            "spectrangle": [], "bkgo": []
+        })
+    );
+    assert_eq!(
+        get(web, "/api/crosstable").json(),
+        json!({"players": ["Ann", "Bob"], "cells": [
+            [{"wins": 0, "losses": 0}, {"wins": 1, "losses": 0}],
+            [{"wins": 0, "losses": 1}, {"wins": 0, "losses": 0}]
+        ]})
+    );
+    let page = get(web, "/standings");
+    assert_eq!(page.status, 200);
+    assert!(
+        page.body
+            .contains(r#"<script src="/static/standings.js" defer></script>"#)
+    );
+    assert_eq!(get(web, "/static/standings.js").status, 200);
+    // The page's stream has followed: the standings after the first game.
+    let after = standings.until("standings", |s| {
+        s["standings"]["go"]
+            .as_array()
+            .is_some_and(|rows| rows.len() == 2)
+    });
+    assert_eq!(after["standings"], table);
+    assert_eq!(after["crosstable"]["players"], json!(["Ann", "Bob"]));
+}

@@ -2,6 +2,8 @@
 //! `help` and tab completion. Pure: no I/O, no server state.
 
 use crate::engine::bot::Level;
+use crate::front::Front;
+pub use crate::frontend::ArenaAction;
 use std::fmt;
 use std::path::PathBuf;
 
@@ -18,6 +20,12 @@ pub enum ArgKind {
     File,
     /// A level of the practice bot, 1 to 5.
     Level,
+    /// A front end: `go`, `spectrangle`, `bkgo`.
+    FrontEnd,
+    /// A count.
+    Count,
+    /// What to do with the arena: `pause`, `resume`.
+    ArenaAction,
 }
 
 /// One argument of a command.
@@ -134,6 +142,38 @@ pub const COMMANDS: &[CommandSpec] = &[
         about: "seat the practice bot (level 1 to 5, default --bot-level) in a GO! game waiting for a partner",
     },
     CommandSpec {
+        name: "standings",
+        args: &[Arg {
+            name: "go|spectrangle|bkgo",
+            kind: ArgKind::FrontEnd,
+            optional: true,
+        }],
+        about: "ratings tables: rank, name, rating ± deviation, games and record",
+    },
+    CommandSpec {
+        name: "results",
+        args: &[Arg {
+            name: "N",
+            kind: ArgKind::Count,
+            optional: true,
+        }],
+        about: "the last N finished games (default 10), newest first",
+    },
+    CommandSpec {
+        name: "crosstable",
+        args: &[],
+        about: "GO!: each player's wins-losses against each other",
+    },
+    CommandSpec {
+        name: "arena",
+        args: &[Arg {
+            name: "pause|resume",
+            kind: ArgKind::ArenaAction,
+            optional: true,
+        }],
+        about: "GO! arena: who waits, this round's games, the crosstable; pause or resume pairing",
+    },
+    CommandSpec {
         name: "stats",
         args: &[],
         about: "clients, games, moves per second over the last minute, threads, uptime",
@@ -149,6 +189,12 @@ pub const COMMANDS: &[CommandSpec] = &[
 pub fn spec(name: &str) -> Option<&'static CommandSpec> {
     COMMANDS.iter().find(|c| c.name == name)
 }
+
+/// The most results `results N` lists (as many as are kept in memory).
+pub const MOST_RESULTS: usize = crate::results::RECENT_KEPT;
+
+/// Results `results` lists without a count.
+pub const DEFAULT_RESULTS: usize = 10;
 
 /// A parsed console line.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -166,6 +212,12 @@ pub enum Command {
     Trace(String),
     Untrace(String),
     Sgf(String, Option<PathBuf>),
+    /// One front end's standings, or all three.
+    Standings(Option<Front>),
+    /// The last this many results.
+    Results(usize),
+    Crosstable,
+    Arena(ArenaAction),
     Stats,
     Shutdown,
 }
@@ -234,6 +286,37 @@ pub fn parse(line: &str) -> Result<Option<Command>, CommandError> {
         "trace" => Command::Trace(args[0].to_string()),
         "untrace" => Command::Untrace(args[0].to_string()),
         "sgf" => Command::Sgf(args[0].to_string(), args.get(1).map(PathBuf::from)),
+        "standings" => Command::Standings(match args.first() {
+            None => None,
+            Some(word) => Some(Front::parse(word).ok_or_else(|| {
+                CommandError(format!(
+                    "'{word}' is not a front end: use go, spectrangle or bkgo, or none for all three: {usage}"
+                ))
+            })?),
+        }),
+        "results" => Command::Results(match args.first() {
+            None => DEFAULT_RESULTS,
+            Some(word) => word
+                .parse::<usize>()
+                .ok()
+                .filter(|n| (1..=MOST_RESULTS).contains(n))
+                .ok_or_else(|| {
+                    CommandError(format!(
+                        "'{word}' is not a number of results: use a whole number from 1 to {MOST_RESULTS}: {usage}"
+                    ))
+                })?,
+        }),
+        "crosstable" => Command::Crosstable,
+        "arena" => Command::Arena(match args.first().copied() {
+            None => ArenaAction::Show,
+            Some("pause") => ArenaAction::Pause,
+            Some("resume") => ArenaAction::Resume,
+            Some(word) => {
+                return Err(CommandError(format!(
+                    "'{word}' is not an arena action: use 'arena', 'arena pause' or 'arena resume'"
+                )));
+            }
+        }),
         "stats" => Command::Stats,
         _ => Command::Shutdown,
     };
@@ -325,6 +408,40 @@ mod tests {
         );
         assert_eq!(spec("bot").map(|s| s.args[0].kind), Some(ArgKind::GameId));
         assert_eq!(spec("bot").map(|s| s.args[1].kind), Some(ArgKind::Level));
+    }
+
+    #[test]
+    fn tournament_commands_and_their_bad_arguments() {
+        assert_eq!(parse("standings"), Ok(Some(Command::Standings(None))));
+        assert_eq!(
+            parse("standings spectrangle"),
+            Ok(Some(Command::Standings(Some(Front::Spectrangle))))
+        );
+        assert_eq!(parse("results"), Ok(Some(Command::Results(10))));
+        assert_eq!(parse("results 3"), Ok(Some(Command::Results(3))));
+        assert_eq!(parse("crosstable"), Ok(Some(Command::Crosstable)));
+        assert_eq!(parse("arena"), Ok(Some(Command::Arena(ArenaAction::Show))));
+        assert_eq!(
+            parse("arena pause"),
+            Ok(Some(Command::Arena(ArenaAction::Pause)))
+        );
+        let error = |line| parse(line).unwrap_err().0;
+        assert_eq!(
+            error("standings foo"),
+            "'foo' is not a front end: use go, spectrangle or bkgo, or none for all three: usage: standings [go|spectrangle|bkgo]"
+        );
+        assert_eq!(
+            error("results -3"),
+            "'-3' is not a number of results: use a whole number from 1 to 1000: usage: results [N]"
+        );
+        assert_eq!(
+            error("results 1001"),
+            "'1001' is not a number of results: use a whole number from 1 to 1000: usage: results [N]"
+        );
+        assert_eq!(
+            error("arena frobnicate"),
+            "'frobnicate' is not an arena action: use 'arena', 'arena pause' or 'arena resume'"
+        );
     }
 
     #[test]

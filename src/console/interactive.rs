@@ -181,8 +181,10 @@ impl ConsoleHelper {
                 all.extend(self.console.game_ids());
                 all
             }
-            ArgKind::File => Vec::new(),
+            ArgKind::File | ArgKind::Count => Vec::new(),
             ArgKind::Level => Level::ALL.iter().map(Level::to_string).collect(),
+            ArgKind::FrontEnd => ["go", "spectrangle", "bkgo"].map(String::from).to_vec(),
+            ArgKind::ArenaAction => ["pause", "resume"].map(String::from).to_vec(),
         }
     }
 }

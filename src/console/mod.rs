@@ -17,11 +17,12 @@ pub mod interactive;
 pub mod piped;
 pub mod rate;
 pub mod report;
+pub mod standings;
 
 use crate::frontend::FrontEnd;
 use crate::net::Connection;
 use crate::server::Server;
-use commands::Command;
+use commands::{ArenaAction, Command};
 use rate::MoveRate;
 use std::io::IsTerminal;
 use std::path::Path;
@@ -137,6 +138,26 @@ impl Console {
             Command::Trace(name) => self.trace(&name, true),
             Command::Untrace(name) => self.trace(&name, false),
             Command::Sgf(id, file) => self.sgf(&id, file.as_deref()),
+            Command::Standings(front) => standings::standings(&self.server.results.tables(), front),
+            Command::Results(count) => standings::results(&self.server.results.recent(count)),
+            Command::Crosstable => standings::crosstable(&self.server.results.crosstable()),
+            Command::Arena(action) => self
+                .server
+                .front_ends()
+                .iter()
+                .find_map(|f| f.arena(action))
+                .map(|answer| match action {
+                    // Who met whom, under the arena itself.
+                    ArenaAction::Show => format!(
+                        "{answer}\n\n{}",
+                        standings::crosstable(&self.server.results.crosstable())
+                    ),
+                    _ => answer,
+                })
+                .unwrap_or_else(|| {
+                    "the arena is off: start the server with --arena to run a GO! tournament"
+                        .to_string()
+                }),
             Command::Stats => self.stats(),
             Command::Shutdown => {
                 self.server.shutdown.trigger();

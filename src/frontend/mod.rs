@@ -19,6 +19,8 @@ pub mod spectrangle;
 
 use crate::engine::bot::Level;
 use crate::live::Live;
+use crate::results::{Ending, Results};
+
 use crate::net::{CloseReason, Connection, Connections, Depth, Inbox, Refused};
 use crate::settings::Settings;
 use crate::shutdown::Shutdown;
@@ -28,6 +30,17 @@ use std::net::{SocketAddr, TcpStream};
 use std::sync::Arc;
 use std::sync::atomic::AtomicU64;
 use std::time::{Duration, Instant};
+
+/// What the console's `arena` asks of the GO! arena.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArenaAction {
+    /// Show the arena.
+    Show,
+    /// Stop making new pairs; games on the board finish.
+    Pause,
+    /// Make pairs again.
+    Resume,
+}
 
 /// How a player left its game or lobby.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -40,6 +53,10 @@ pub enum Departure {
     Kicked,
     /// The server closed its connection, for this reason (output stalled, ...).
     Dropped(String),
+    /// The server closed its connection because it missed its turns.
+    TimedOut(String),
+    /// It failed inside the server (the practice bot's thread stopped).
+    Failed(String),
 }
 
 impl Departure {
@@ -49,7 +66,19 @@ impl Departure {
             None => Departure::Disconnected,
             Some(CloseReason::LeftWith(_)) => Departure::Exited,
             Some(CloseReason::Kicked) => Departure::Kicked,
+            Some(reason @ CloseReason::MissedTurns(_)) => Departure::TimedOut(reason.to_string()),
             Some(reason) => Departure::Dropped(reason.to_string()),
+        }
+    }
+
+    /// How a game that this departure ended is filed among the results.
+    pub fn ending(&self) -> Ending {
+        match self {
+            Departure::Exited => Ending::Exit,
+            Departure::Disconnected | Departure::Dropped(_) => Ending::Disconnect,
+            Departure::Kicked => Ending::Kick,
+            Departure::TimedOut(_) => Ending::Timeout,
+            Departure::Failed(_) => Ending::Error,
         }
     }
 
@@ -59,7 +88,11 @@ impl Departure {
             Departure::Exited => format!("{name} exited"),
             Departure::Disconnected => format!("{name} disconnected"),
             Departure::Kicked => format!("{name} was kicked by operator"),
-            Departure::Dropped(reason) => format!("{name} was disconnected: {reason}"),
+            Departure::Dropped(reason)
+            | Departure::TimedOut(reason)
+            | Departure::Failed(reason) => {
+                format!("{name} was disconnected: {reason}")
+            }
         }
     }
 }
@@ -81,6 +114,9 @@ pub struct Context {
     pub counters: Arc<Counters>,
     /// Where game loops publish their games for the web board.
     pub live: Arc<Live>,
+    /// Where game loops record each finished game (ARENA.md), before its players hear
+    /// the end.
+    pub results: Arc<Results>,
 }
 
 impl Context {
@@ -102,6 +138,7 @@ impl Context {
             game_threads: Arc::new(Workers::new("test-game", 256 * 1024, 4)),
             counters: Arc::default(),
             live: Live::new(),
+            results: Results::in_memory(),
         }
     }
 
@@ -313,9 +350,14 @@ pub trait FrontEnd: Send + Sync {
     /// Why not, one line.
     fn seat_bot(&self, id: &str, _level: Option<Level>) -> Result<String, String> {
         Err(format!(
-            "game {id} is a {} game: the practice bot plays GO! games only",
+            "game {id} is a {} game: the practice bot plays GO! and Spectrangle games only",
             self.name()
         ))
+    }
+
+    /// The console's `arena`: `None` when this front end runs no arena.
+    fn arena(&self, _action: ArenaAction) -> Option<String> {
+        None
     }
 
     /// Counts for `stats`.

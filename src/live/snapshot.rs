@@ -3,40 +3,10 @@
 //! the first time a viewer needs it.
 
 use crate::engine::go::{self, Colour, Move};
+pub use crate::front::Front;
 use serde::Serialize;
 use std::sync::{Arc, OnceLock};
 use std::time::SystemTime;
-
-/// A front end, as the web's paths and JSON name it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Front {
-    /// GO!.
-    Go,
-    /// Spectrangle.
-    Spectrangle,
-    /// The Bkgo room.
-    Bkgo,
-}
-
-impl Front {
-    /// Every front end, as the paths name them.
-    pub const ALL: [Front; 3] = [Front::Go, Front::Spectrangle, Front::Bkgo];
-
-    /// The front end a path names (`go`, `spectrangle`, `bkgo`).
-    pub fn parse(text: &str) -> Option<Front> {
-        Front::ALL.into_iter().find(|f| f.name() == text)
-    }
-
-    /// Its name in paths and JSON.
-    pub fn name(self) -> &'static str {
-        match self {
-            Front::Go => "go",
-            Front::Spectrangle => "spectrangle",
-            Front::Bkgo => "bkgo",
-        }
-    }
-}
 
 /// Which game: its front end and its number there (GO!'s game id, the `n` of
 /// Spectrangle's `s<n>`, 1 for the Bkgo room).

@@ -22,6 +22,8 @@ pub enum CloseReason {
     WriteFailed(String),
     /// A line of it was not answered within this long: its game is stuck.
     NotAnswered(Duration),
+    /// It let the move clock run out this many turns in a row (Spectrangle).
+    MissedTurns(u32),
     /// A reason of the front end's or the read loop's own, in words (garbage, no
     /// HANDSHAKE in time, a flood without a newline, ...).
     Because(String),
@@ -46,6 +48,9 @@ impl fmt::Display for CloseReason {
                 "its game did not answer its line within {} s",
                 wait.as_secs()
             ),
+            CloseReason::MissedTurns(turns) => {
+                write!(f, "it did not move in time {turns} turns in a row")
+            }
             CloseReason::Because(reason) => f.write_str(reason),
         }
     }

@@ -11,7 +11,7 @@ use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
 /// How long a stop waits for an accept loop to notice it must stop.
-const ACCEPT_STOP_WAIT: Duration = Duration::from_secs(2);
+pub const ACCEPT_STOP_WAIT: Duration = Duration::from_secs(2);
 
 /// An accept loop running on a thread of its own, and what it takes to stop it.
 pub struct AcceptThread {

@@ -7,6 +7,7 @@ pub enum Asset {
     Stylesheet,
     OverviewScript,
     GameScript,
+    StandingsScript,
     Icon,
 }
 
@@ -17,6 +18,7 @@ impl Asset {
             "/static/board.css" => Some(Asset::Stylesheet),
             "/static/overview.js" => Some(Asset::OverviewScript),
             "/static/game.js" => Some(Asset::GameScript),
+            "/static/standings.js" => Some(Asset::StandingsScript),
             "/favicon.svg" | "/favicon.ico" => Some(Asset::Icon),
             _ => None,
         }
@@ -28,6 +30,7 @@ impl Asset {
             Asset::Stylesheet => ("text/css; charset=utf-8", STYLESHEET),
             Asset::OverviewScript => ("text/javascript; charset=utf-8", OVERVIEW_SCRIPT),
             Asset::GameScript => ("text/javascript; charset=utf-8", GAME_SCRIPT),
+            Asset::StandingsScript => ("text/javascript; charset=utf-8", STANDINGS_SCRIPT),
             Asset::Icon => ("image/svg+xml", ICON),
         }
     }
@@ -39,12 +42,16 @@ pub const OVERVIEW_PAGE: &str = include_str!("assets/overview.html");
 /// A game's page (`/game/<front>/<id>`), with `{{title}}` where the game's name goes.
 pub const GAME_PAGE: &str = include_str!("assets/game.html");
 
+/// The standings page (`/standings`).
+pub const STANDINGS_PAGE: &str = include_str!("assets/standings.html");
+
 /// The page for a path that names nothing, with `{{path}}` where the path goes.
 pub const NOT_FOUND_PAGE: &str = include_str!("assets/not-found.html");
 
 const STYLESHEET: &str = include_str!("assets/board.css");
 const OVERVIEW_SCRIPT: &str = include_str!("assets/overview.js");
 const GAME_SCRIPT: &str = include_str!("assets/game.js");
+const STANDINGS_SCRIPT: &str = include_str!("assets/standings.js");
 const ICON: &str = include_str!("assets/favicon.svg");
 
 /// `text` with the five characters that mean something in HTML escaped: client text

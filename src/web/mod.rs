@@ -18,6 +18,7 @@
 pub mod assets;
 pub mod http;
 pub mod routes;
+pub mod standings;
 pub mod stream;
 
 use crate::live::{Front, GameKey, Snapshot};
@@ -25,7 +26,7 @@ use crate::net::{
     AcceptLimits, AcceptThread, CloseReason, ConnId, Connection, OUTPUT_STALL_TIMEOUT,
 };
 use crate::server::Server;
-use assets::{GAME_PAGE, NOT_FOUND_PAGE, OVERVIEW_PAGE, escape_html};
+use assets::{GAME_PAGE, NOT_FOUND_PAGE, OVERVIEW_PAGE, STANDINGS_PAGE, escape_html};
 use http::{Method, Next, Request, RequestReader, Response};
 use parking_lot::Mutex;
 use routes::Route;
@@ -54,6 +55,7 @@ enum Answer {
     /// An event stream, until the viewer leaves.
     Overview,
     Game(GameKey),
+    Standings,
 }
 
 impl Web {
@@ -151,7 +153,7 @@ impl Web {
                         break;
                     }
                 }
-                Answer::Overview | Answer::Game(_) if head_only => {
+                Answer::Overview | Answer::Game(_) | Answer::Standings if head_only => {
                     Stream::new(&conn, &self.server.live, &self.server.shutdown).head();
                     break;
                 }
@@ -161,6 +163,10 @@ impl Web {
                 }
                 Answer::Game(key) => {
                     self.stream(&conn, &request, |s| s.game(key));
+                    break;
+                }
+                Answer::Standings => {
+                    self.stream(&conn, &request, |s| s.standings(&self.server.results));
                     break;
                 }
             }
@@ -225,6 +231,17 @@ impl Web {
                 Err(refusal) => refusal,
             },
             Route::Events => return Answer::Overview,
+            Route::StandingsEvents => return Answer::Standings,
+            Route::StandingsPage => Response::new(200, "text/html; charset=utf-8", STANDINGS_PAGE),
+            Route::Standings => Response::json(200, &standings::standings(&self.server.results)),
+            Route::Crosstable => Response::json(200, &standings::crosstable(&self.server.results)),
+            Route::Results => {
+                match standings::recent(&self.server.results, request.query.as_deref()) {
+                    Ok(json) => Response::json(200, &json),
+                    Err(error) => Response::json(400, &error),
+                }
+            }
+
             Route::GameEvents(key) => match shown(key) {
                 Ok(_) => return Answer::Game(key),
                 Err(refusal) => refusal,

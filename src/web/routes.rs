@@ -22,6 +22,16 @@ pub enum Route {
     Events,
     /// `/events/<front>/<id>`: one game's states.
     GameEvents(GameKey),
+    /// `/standings`: the standings page.
+    StandingsPage,
+    /// `/api/standings`: every front end's table.
+    Standings,
+    /// `/api/results`: the newest results (`?limit=N`).
+    Results,
+    /// `/api/crosstable`: GO!'s crosstable.
+    Crosstable,
+    /// `/events/standings`: the standings page's stream.
+    StandingsEvents,
     /// `/healthz`.
     Health,
     /// An embedded file: a stylesheet, a script, the icon.
@@ -37,6 +47,11 @@ impl Route {
             ["healthz"] => Some(Route::Health),
             ["events"] => Some(Route::Events),
             ["api", "games"] => Some(Route::Games),
+            ["standings"] => Some(Route::StandingsPage),
+            ["api", "standings"] => Some(Route::Standings),
+            ["api", "results"] => Some(Route::Results),
+            ["api", "crosstable"] => Some(Route::Crosstable),
+            ["events", "standings"] => Some(Route::StandingsEvents),
             ["events", front, id] => game(front, id).map(Route::GameEvents),
             ["api", "game", front, id] => game(front, id).map(Route::Game),
             ["game", front, id] => match id.strip_suffix(".sgf") {
@@ -78,6 +93,12 @@ mod tests {
             ("/healthz", Some(Route::Health)),
             ("/events", Some(Route::Events)),
             ("/api/games", Some(Route::Games)),
+            ("/standings", Some(Route::StandingsPage)),
+            ("/api/standings", Some(Route::Standings)),
+            ("/api/results", Some(Route::Results)),
+            ("/api/crosstable", Some(Route::Crosstable)),
+            ("/events/standings", Some(Route::StandingsEvents)),
+            ("/api/standings/go", None),
             ("/game/go/3", Some(Route::GamePage(key(Front::Go, 3)))),
             ("/game/go/3.sgf", Some(Route::Sgf(key(Front::Go, 3)))),
             ("/game/bkgo/1", Some(Route::GamePage(key(Front::Bkgo, 1)))),

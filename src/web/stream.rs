@@ -11,6 +11,8 @@
 use super::http::{SECURITY_HEADERS, reason};
 use crate::live::{GameKey, Live, Snapshot};
 use crate::net::Connection;
+use crate::results::Results;
+
 use crate::shutdown::Shutdown;
 use crossbeam_channel::{after, select};
 use std::cell::Cell;
@@ -104,6 +106,27 @@ impl<'a> Stream<'a> {
             {
                 self.event("state", &latest.state_json());
                 shown = Some(latest);
+            }
+            if !self.next(watch.changes()) {
+                return;
+            }
+        }
+    }
+
+    /// The standings page's stream: one `standings` event now (every table, the
+    /// crosstable, the newest results), and one after each game that ends. A result
+    /// is recorded before its game publishes its end, so the wake-up of any change
+    /// is enough: the stream sends only when the results changed.
+    pub fn standings(&self, results: &Results) {
+        let watch = self.live.watch(None);
+        self.head();
+        self.send(&format!("retry: {RETRY_MS}\n\n"));
+        let mut shown = None;
+        loop {
+            let version = results.version();
+            if shown != Some(version) {
+                self.event("standings", &super::standings::page_state(results));
+                shown = Some(version);
             }
             if !self.next(watch.changes()) {
                 return;

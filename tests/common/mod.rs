@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 use goserver::frontend::FrontEnd;
+use goserver::results::Results;
 use goserver::server::{Protocol, Server};
 use goserver::settings::Settings;
 use goserver::shutdown::Shutdown;
@@ -40,29 +41,7 @@ impl TestServer {
 
     /// Each of `protocols` on a port of its own, and the web board on another.
     pub fn with_web(settings: Settings, protocols: &[Protocol]) -> TestServer {
-        let listeners: Vec<(Protocol, TcpListener)> = protocols
-            .iter()
-            .map(|&p| (p, TcpListener::bind("127.0.0.1:0").expect("bind port 0")))
-            .collect();
-        let addrs: Vec<(Protocol, SocketAddr)> = listeners
-            .iter()
-            .map(|(p, l)| (*p, l.local_addr().expect("local addr")))
-            .collect();
-        let web_listener = TcpListener::bind("127.0.0.1:0").expect("bind port 0");
-        let web_addr = web_listener.local_addr().expect("local addr");
-        let server = Server::new(settings, Shutdown::new());
-        let running = server.start(listeners).expect("the server starts");
-        let web = Web::start(&server, web_listener).expect("the web board starts");
-        let thread = std::thread::spawn(move || {
-            running.until_shutdown(|deadline| web.stop(deadline));
-        });
-        TestServer {
-            addr: addrs[0].1,
-            addrs,
-            server,
-            thread: Some(thread),
-            web: Some(web_addr),
-        }
+        TestServer::build(settings, protocols, Results::in_memory(), true)
     }
 
     /// The web board's address (a server started by [`TestServer::with_web`]).
@@ -72,6 +51,17 @@ impl TestServer {
 
     /// Each of `protocols` on a port of its own.
     pub fn serving(settings: Settings, protocols: &[Protocol]) -> TestServer {
+        TestServer::build(settings, protocols, Results::in_memory(), false)
+    }
+
+    /// Each of `protocols` on a port of its own, recording into `results`, with the
+    /// web board if `web`.
+    pub fn build(
+        settings: Settings,
+        protocols: &[Protocol],
+        results: Arc<Results>,
+        web: bool,
+    ) -> TestServer {
         let listeners: Vec<(Protocol, TcpListener)> = protocols
             .iter()
             .map(|&p| (p, TcpListener::bind("127.0.0.1:0").expect("bind port 0")))
@@ -80,21 +70,29 @@ impl TestServer {
             .iter()
             .map(|(p, l)| (*p, l.local_addr().expect("local addr")))
             .collect();
-        let server = Server::new(settings, Shutdown::new());
-        let running = Arc::clone(&server);
+        let server = Server::with_results(settings, Shutdown::new(), results);
+        let running = server.start(listeners).expect("the server starts");
+        let (web, web_addr) = if web {
+            let listener = TcpListener::bind("127.0.0.1:0").expect("bind port 0");
+            let addr = listener.local_addr().expect("local addr");
+            let web = Web::start(&server, listener).expect("the web board starts");
+            (Some(web), Some(addr))
+        } else {
+            (None, None)
+        };
         let thread = std::thread::spawn(move || {
-            running.serve(listeners).expect("server runs");
+            running.until_shutdown(|deadline| {
+                if let Some(web) = &web {
+                    web.stop(deadline);
+                }
+            });
         });
-        // The front ends exist once `serve` has started.
-        while server.front_ends().len() < protocols.len() {
-            std::thread::sleep(Duration::from_millis(1));
-        }
         TestServer {
             addr: addrs[0].1,
             addrs,
             server,
             thread: Some(thread),
-            web: None,
+            web: web_addr,
         }
     }
 

@@ -105,6 +105,7 @@ impl BkgoFrontEnd {
             counters: Arc::clone(&context.counters),
             records,
             live: Arc::clone(&context.live),
+            results: Arc::clone(&context.results),
         };
         let thread = room::spawn(parts, events)?;
         Ok(BkgoFrontEnd {

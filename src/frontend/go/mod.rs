@@ -2,7 +2,9 @@
 //!
 //! - [`protocol`]: GO! lines to typed commands, typed messages to lines (pure).
 //! - [`session`]: one client's connection thread.
-//! - [`registry`]: names, waiting games, who sits where (one mutex).
+//! - [`registry`]: names, waiting games, who sits where (one mutex); with `--arena`,
+//!   the arena's waiting list and rounds.
+//! - [`pairing`]: the arena's pairing rule (pure).
 //! - [`route`]: where one client's lines go, with a lock of its own.
 //! - [`table`]: one thread per game: the whole GO! flow.
 //! - [`event`]: what a game loop receives, and who it seats.
@@ -12,6 +14,7 @@
 //! [`GoFrontEnd`] is what the server and the console see of it.
 
 pub mod event;
+pub mod pairing;
 pub mod protocol;
 pub mod registry;
 pub mod report;
@@ -22,17 +25,21 @@ pub mod table;
 pub mod thinker;
 
 use super::{
-    BotRow, ClientRow, Context, FrontEnd, GameRow, QueueRow, Record, Tally, Unanswered, ask,
+    ArenaAction, BotRow, ClientRow, Context, FrontEnd, GameRow, QueueRow, Record, Tally,
+    Unanswered, ask,
 };
 use crate::engine::bot::Level;
 use crate::net::Connection;
 use event::GameEvent;
+use parking_lot::Mutex;
 use protocol::{GameId, ServerMessage};
 use registry::Registry;
 use std::collections::HashMap;
+use std::io;
 use std::net::{SocketAddr, TcpStream};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
+use std::thread::JoinHandle;
 use std::time::Instant;
 use summary::{GameStatus, GameSummary, GameView};
 
@@ -48,15 +55,25 @@ impl crate::net::Message for ServerMessage {
 pub struct GoFrontEnd {
     registry: Arc<Registry>,
     context: Context,
+    /// The arena's thread (`--arena`), waited for at shutdown.
+    arena_rounds: Mutex<Option<JoinHandle<()>>>,
 }
 
 impl GoFrontEnd {
-    /// A GO! front end with no clients yet.
-    pub fn new(context: Context) -> GoFrontEnd {
-        GoFrontEnd {
-            registry: Registry::new(context.clone()),
+    /// A GO! front end with no clients yet (and, with `--arena`, the arena's thread
+    /// running).
+    ///
+    /// # Errors
+    ///
+    /// When the arena's thread cannot be started.
+    pub fn new(context: Context) -> io::Result<GoFrontEnd> {
+        let registry = Registry::new(context.clone());
+        let arena_rounds = registry::arena::start_rounds(&registry)?;
+        Ok(GoFrontEnd {
+            registry,
             context,
-        }
+            arena_rounds: Mutex::new(arena_rounds),
+        })
     }
 
     /// The game id the console wrote: a positive number.
@@ -250,7 +267,15 @@ impl FrontEnd for GoFrontEnd {
         self.context.counters.moves.load(Ordering::Relaxed)
     }
 
+    fn arena(&self, action: ArenaAction) -> Option<String> {
+        self.registry.arena(action)
+    }
+
     fn finish(&self, deadline: Instant) {
+        // The arena's thread ends on the shutdown signal, between two rounds.
+        if let Some(rounds) = self.arena_rounds.lock().take() {
+            let _ = rounds.join();
+        }
         for game in self.registry.take_loops() {
             game.wait_until(deadline);
         }

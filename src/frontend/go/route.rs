@@ -29,6 +29,9 @@ struct Seat {
     game: Option<(GameId, Inbox<GameEvent>)>,
     /// When it last left a game (or connected): its handshake timeout runs from here.
     free_since: Instant,
+    /// It waits in the arena for a round to pair it: it has identified itself, so no
+    /// handshake timeout runs.
+    waiting: bool,
 }
 
 impl Route {
@@ -38,6 +41,7 @@ impl Route {
             seat: Mutex::new(Seat {
                 game: None,
                 free_since: Instant::now(),
+                waiting: false,
             }),
         }
     }
@@ -47,10 +51,26 @@ impl Route {
         self.seat.lock().game.as_ref().map(|(id, _)| *id)
     }
 
-    /// When the client left its last game (or connected), if it sits in none now.
+    /// When the client left its last game (or connected), if it sits in none now and
+    /// does not wait in the arena.
     pub fn free_since(&self) -> Option<Instant> {
         let seat = self.seat.lock();
-        seat.game.is_none().then_some(seat.free_since)
+        (seat.game.is_none() && !seat.waiting).then_some(seat.free_since)
+    }
+
+    /// Whether the client waits in the arena for a round to pair it.
+    pub fn is_waiting(&self) -> bool {
+        self.seat.lock().waiting
+    }
+
+    /// Marks the client as waiting in the arena (or no longer); the registry calls this
+    /// under its own lock.
+    pub(super) fn set_waiting(&self, waiting: bool) {
+        let mut seat = self.seat.lock();
+        if !waiting && seat.waiting {
+            seat.free_since = Instant::now();
+        }
+        seat.waiting = waiting;
     }
 
     /// Seats the client in a game (`Some`) or frees it (`None`); the registry calls this
@@ -59,6 +79,9 @@ impl Route {
         let mut seat = self.seat.lock();
         if game.is_none() && seat.game.is_some() {
             seat.free_since = Instant::now();
+        }
+        if game.is_some() {
+            seat.waiting = false;
         }
         seat.game = game;
     }

@@ -29,6 +29,7 @@ use crate::frontend::Departure;
 use crate::live::Live;
 use crate::net::{Brake, CloseReason, ConnId, Connection, Ticket};
 use crate::records;
+use crate::results::Results;
 use crate::settings::Settings;
 use crate::shutdown::Shutdown;
 use crossbeam_channel::{Receiver, select};
@@ -57,6 +58,8 @@ pub struct RoomParts {
     pub records: Option<records::Writer>,
     /// Where the room publishes itself for the web board.
     pub live: Arc<Live>,
+    /// Where finished games are recorded, before the room hears the end.
+    pub results: Arc<Results>,
 }
 
 /// Starts the room loop on its own thread, named `bkgo-room`.
@@ -124,6 +127,7 @@ struct Room {
     /// The tickets of lines answered while a member is behind on its output.
     brake: Brake,
     live: Arc<Live>,
+    results: Arc<Results>,
     /// Since when both seats are taken in this game, for the web board's order.
     playing_since: Option<SystemTime>,
     /// What the web board last got (see `view`).
@@ -161,6 +165,7 @@ impl Room {
             members: Members::new(),
             brake: Brake::default(),
             live: parts.live,
+            results: parts.results,
             playing_since: None,
             published: None,
             played_here: 0,
@@ -181,6 +186,7 @@ impl Room {
             counters: Arc::clone(&self.counters),
             records: None,
             live: Arc::clone(&self.live),
+            results: Arc::clone(&self.results),
         };
         Room::with_records(parts, self.records.clone())
     }

@@ -4,9 +4,11 @@
 use super::{Ending, Room, label, refuse};
 use crate::engine::go::{Colour, Game, IllegalMove, Move, Point};
 use crate::engine::sgf::{self, RecordInfo, SgfError};
+use crate::front::Front;
 use crate::frontend::bkgo::protocol::{PlayerId, Refusal, ServerMessage};
 use crate::net::Connection;
 use crate::records;
+use crate::results::{self, GameResult, result::GoGame};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::SystemTime;
@@ -129,6 +131,12 @@ impl Room {
         );
         let code = sgf::score_result(&score);
         self.record(&code);
+        let ending = if self.game.is_over() {
+            results::Ending::Passes
+        } else {
+            results::Ending::Score
+        };
+        self.record_result(score.winner(), ending);
         self.counters.games_finished.fetch_add(1, Ordering::Relaxed);
         log::info!("bkgo room: game {} finished: {text}", self.number);
         self.broadcast(&[ServerMessage::Dialog(text.clone())]);
@@ -137,6 +145,35 @@ impl Room {
             code,
             at: SystemTime::now(),
         });
+    }
+
+    /// Files the game among the results (ARENA.md: a Bkgo game is one when it ends
+    /// on the board with both seats taken), before the room hears the end.
+    fn record_result(&self, winner: Option<Colour>, ending: results::Ending) {
+        let (Some(black), Some(white)) = (
+            self.members.holder_name(Colour::Black),
+            self.members.holder_name(Colour::White),
+        ) else {
+            log::info!(
+                "bkgo room: game {} is no result: a seat was empty at its end",
+                self.number
+            );
+            return;
+        };
+        let winner = winner.map(|colour| match colour {
+            Colour::Black => black.as_str(),
+            Colour::White => white.as_str(),
+        });
+        let game = GoGame {
+            front: Front::Bkgo,
+            game: u64::from(self.number),
+            started: self.started,
+            black: &black,
+            white: &white,
+            position: &self.game,
+        };
+        self.results
+            .record(GameResult::of_go(&game, winner, ending));
     }
 
     /// Hands the game's record, with result `code`, to the records writer

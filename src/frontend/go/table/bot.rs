@@ -158,7 +158,7 @@ impl Table {
         log::error!("game {}: the bot's thread stopped", self.id);
         self.leave(
             seat,
-            &Departure::Dropped("the bot stopped thinking (internal error)".into()),
+            &Departure::Failed("the bot stopped thinking (internal error)".into()),
         );
     }
 

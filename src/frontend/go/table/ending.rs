@@ -4,15 +4,17 @@
 use super::{GameConfig, Occupant, Phase, Table, deadline_in, random_colour};
 use crate::engine::go::Colour;
 use crate::engine::sgf::{self, RecordInfo};
+use crate::front::Front;
 use crate::frontend::Departure;
 use crate::frontend::go::protocol::ServerMessage;
 use crate::records;
+use crate::results::{Ending, GameResult, GoGame};
 use std::time::SystemTime;
 
 impl Table {
     /// The game ends on the board: area score, GAME_FINISHED, REQUEST_REMATCH.
-    /// `why` opens the message ("Both players passed").
-    pub(super) fn finish_by_score(&mut self, why: &str) {
+    /// `why` opens the message ("Both players passed"); `ending` files it.
+    pub(super) fn finish_by_score(&mut self, why: &str, ending: Ending) {
         let Some(game) = &self.game else { return };
         let score = game.score();
         let verdict = match score.winner() {
@@ -27,7 +29,7 @@ impl Table {
         );
         let result = sgf::score_result(&score);
         let winner = score.winner().map(|c| self.name_of(c).to_string());
-        self.announce_end(winner, message, &result);
+        self.announce_end(winner, message, &result, ending);
         self.send_all(&ServerMessage::RequestRematch);
         self.phase = Phase::RematchPending;
         self.deadline = deadline_in(self.context.settings.rematch_timeout);
@@ -82,7 +84,7 @@ impl Table {
                     _ => "F",
                 };
                 let result = sgf::win_result(self.seats[1 - seat].colour, code);
-                self.announce_end(Some(winner), message, &result);
+                self.announce_end(Some(winner), message, &result, how.ending());
                 self.phase = Phase::Over;
             }
             Phase::RematchPending => self.end_rematch(),
@@ -137,7 +139,7 @@ impl Table {
                 );
                 let result = sgf::win_result(late.opponent(), "T");
                 let winner = Some(self.name_of(late.opponent()).to_string());
-                self.announce_end(winner, message, &result);
+                self.announce_end(winner, message, &result, Ending::Timeout);
                 self.phase = Phase::Over;
             }
             Phase::RematchPending => {
@@ -151,7 +153,12 @@ impl Table {
     pub(super) fn shut_down(&mut self) {
         match self.phase {
             Phase::Playing => {
-                self.announce_end(None, "server shutting down".into(), "Void");
+                self.announce_end(
+                    None,
+                    "server shutting down".into(),
+                    "Void",
+                    Ending::Shutdown,
+                );
             }
             Phase::RematchPending => {
                 self.send_all(&ServerMessage::AcknowledgeRematch { rematch: false });
@@ -161,11 +168,29 @@ impl Table {
         self.phase = Phase::Over;
     }
 
-    /// GAME_FINISHED to both with the board's area score, a log line and a record.
-    pub(super) fn announce_end(&mut self, winner: Option<String>, message: String, result: &str) {
+    /// GAME_FINISHED to both with the board's area score, after a log line, the
+    /// record and the result (filed as `ending`).
+    pub(super) fn announce_end(
+        &mut self,
+        winner: Option<String>,
+        message: String,
+        result: &str,
+        ending: Ending,
+    ) {
         let Some(game) = &self.game else { return };
         let score = game.score();
         log::info!("game {} finished: {message}", self.id);
+        let played = GoGame {
+            front: Front::Go,
+            game: u64::from(self.id.0),
+            started: self.started,
+            black: self.name_of(Colour::Black),
+            white: self.name_of(Colour::White),
+            position: game,
+        };
+        self.context
+            .results
+            .record(GameResult::of_go(&played, winner.as_deref(), ending));
         let text = sgf::write(game, &self.record_info(result));
         // The record is on disk before the players hear the game has ended.
         if let Some(dir) = &self.context.settings.records {

@@ -4,6 +4,7 @@ use super::{GameConfig, Occupant, Phase, Seat, Table, deadline_in, random_colour
 use crate::engine::go::{self, Colour};
 use crate::frontend::go::event::Player;
 use crate::frontend::go::protocol::{ColourChoice, GameId, ServerMessage};
+use crate::frontend::go::registry::arena;
 use std::time::{Instant, SystemTime};
 
 impl Table {
@@ -22,16 +23,26 @@ impl Table {
             return;
         }
         log::info!(
-            "game {}: {} joined as {}",
+            "game {}: {} joined {}",
             self.id,
             player.name,
-            if is_leader { "leader" } else { "partner" }
+            match (self.arranged.is_some(), is_leader) {
+                (true, _) => "(paired by the arena)",
+                (false, true) => "as leader",
+                (false, false) => "as partner",
+            }
         );
+
         self.seats.push(Seat {
             occupant: Occupant::Client(player),
             colour: Colour::Black,
         });
-        if is_leader {
+        if self.arranged.is_some() {
+            // The arena seats both players (or one and the bot) at once, configured.
+            if !is_leader {
+                self.partner_seated();
+            }
+        } else if is_leader {
             self.deadline = deadline_in(self.context.settings.config_timeout);
             self.bot_due = deadline_in(self.context.settings.bot_after);
         } else {
@@ -63,7 +74,9 @@ impl Table {
         size: u32,
     ) {
         let max = self.context.settings.max_board_size;
-        let refusal = if seat != 0 {
+        let refusal = if self.arranged.is_some() {
+            Some(arena::sets_the_game(&self.context.settings))
+        } else if seat != 0 {
             Some(format!(
                 "Only the leader of game {}, {}, sends SET_CONFIG",
                 self.id,

@@ -87,7 +87,18 @@ pub trait Matchmaker: Send + Sync {
 /// leftovers are no longer answered (logged).
 const LEFTOVER_WAIT: Duration = Duration::from_secs(10);
 
-/// Starts the loop of game `id` on a thread of its own (from `context.game_threads`).
+/// A game the arena arranged (ARENA.md): nobody leads or configures it; its board is
+/// the arena's, and its first seat (the first player it seats) has this colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Arranged {
+    /// The board size.
+    pub size: usize,
+    /// The colour of the first seat; the second has the other.
+    pub first_seat: Colour,
+}
+
+/// Starts the loop of game `id` on a thread of its own (from `context.game_threads`):
+/// a game its leader configures, or one the arena `arranged`.
 ///
 /// # Errors
 ///
@@ -96,11 +107,11 @@ pub fn spawn(
     id: GameId,
     matchmaker: Arc<dyn Matchmaker>,
     context: Context,
-    events: Receiver<GameEvent>,
-    summary: Arc<Mutex<GameSummary>>,
+    (events, summary): (Receiver<GameEvent>, Arc<Mutex<GameSummary>>),
+    arranged: Option<Arranged>,
 ) -> io::Result<Finished> {
     let threads = Arc::clone(&context.game_threads);
-    threads.run(move || run(id, &matchmaker, context, &events, summary))
+    threads.run(move || run(id, &matchmaker, context, &events, summary, arranged))
 }
 
 /// Runs game `id` until it is over, then answers what is left in its inbox where each
@@ -112,9 +123,14 @@ fn run(
     context: Context,
     events: &Receiver<GameEvent>,
     summary: Arc<Mutex<GameSummary>>,
+    arranged: Option<Arranged>,
 ) {
     let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
-        Table::new(id, Arc::clone(matchmaker), context, summary).serve(events);
+        let mut table = Table::new(id, Arc::clone(matchmaker), context, summary);
+        if let Some(arranged) = arranged {
+            table.arrange(arranged);
+        }
+        table.serve(events);
     }));
     let players = matchmaker.close_game(id);
     if outcome.is_err() {
@@ -258,6 +274,9 @@ struct Table {
     ended_at: Option<SystemTime>,
     /// Who left before the game started, when that ended it.
     left_before_start: Option<String>,
+    /// Set when the arena arranged the game: nobody configures it, and a rematch
+    /// swaps the colours.
+    arranged: Option<Arranged>,
 }
 
 impl Table {
@@ -288,8 +307,19 @@ impl Table {
             ended_with: None,
             ended_at: None,
             left_before_start: None,
+            arranged: None,
             context,
         }
+    }
+
+    /// The arena arranged this game: its configuration is set before anyone joins.
+    fn arrange(&mut self, arranged: Arranged) {
+        self.arranged = Some(arranged);
+        self.config = Some(GameConfig {
+            size: arranged.size,
+            leader_colour: arranged.first_seat,
+            defaulted: false,
+        });
     }
 
     /// The loop: one event, timer, bot answer or shutdown at a time, until the game

@@ -5,6 +5,7 @@ use crate::engine::go::{IllegalMove, Move, Point};
 use crate::frontend::Departure;
 use crate::frontend::go::protocol::{GameId, Keyword, ServerMessage};
 use crate::frontend::go::registry::EXIT;
+use crate::results::Ending;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
@@ -81,9 +82,12 @@ impl Table {
         self.context.counters.moves.fetch_add(1, Ordering::Relaxed);
         self.send_all_from(seat, &message);
         if report.game_over {
-            self.finish_by_score("Both players passed");
+            self.finish_by_score("Both players passed", Ending::Passes);
         } else if at_limit {
-            self.finish_by_score(&format!("The move limit of {limit} moves was reached"));
+            self.finish_by_score(
+                &format!("The move limit of {limit} moves was reached"),
+                Ending::Score,
+            );
         } else {
             self.deadline = self.move_deadline();
         }
@@ -163,6 +167,13 @@ impl Table {
             self.send_all(&ServerMessage::AcknowledgeRematch { rematch: true });
             if let Some(game) = self.game.as_mut() {
                 game.restart();
+            }
+            // The arena's one departure from "a rematch keeps the config" (ARENA.md):
+            // the same two play again with the colours swapped.
+            if self.arranged.is_some() {
+                for seat in &mut self.seats {
+                    seat.colour = seat.colour.opponent();
+                }
             }
             self.begin_round();
         }

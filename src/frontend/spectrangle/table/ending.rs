@@ -2,20 +2,24 @@
 //! shutdown): SCORE to the players still there, the record, the log.
 
 use super::{Phase, Table};
+use crate::front::Front;
 use crate::frontend::spectrangle::protocol::ServerMessage;
 use crate::net::ConnId;
 use crate::records;
+use crate::results::{self, Ending, GameResult, Player, Score};
 
 impl Table {
-    /// Ends the game because of `why`. `leaver`, if any, has left and hears nothing
-    /// more; everyone else gets `SCORE` with everyone's points so far, in turn order.
-    pub(super) fn end(&mut self, why: &str, leaver: Option<ConnId>) {
+    /// Ends the game because of `why` (filed as `ending`). `leaver`, if any, has left
+    /// and hears nothing more; everyone else gets `SCORE` with everyone's points so
+    /// far, in turn order, once the result is recorded.
+    pub(super) fn end(&mut self, why: &str, ending: Ending, leaver: Option<ConnId>) {
         let scores: Vec<(String, u32)> = match &self.game {
             Some(game) => (0..self.seats.len())
                 .map(|player| (self.name_of(player), game.scores()[player]))
                 .collect(),
             None => Vec::new(),
         };
+        self.record_result(&scores, ending);
         let score = ServerMessage::Score { scores };
         let line = score.to_string();
         self.score_line = Some(line.strip_prefix("SCORE ").unwrap_or(&line).to_string());
@@ -42,5 +46,40 @@ impl Table {
         for conn in players.filter(|c| Some(c.id) != leaver) {
             let _ = conn.send_line(&line, false);
         }
+    }
+
+    /// Files the game among the results: the seats in turn order with their points,
+    /// the places, every turn taken (placements, swaps, skips) as a move.
+    fn record_result(&self, scores: &[(String, u32)], ending: Ending) {
+        let players: Vec<Player> = scores
+            .iter()
+            .zip(1u8..)
+            .map(|((name, points), seat)| Player {
+                name: name.clone(),
+                colour: seat,
+                score: Score(f64::from(*points)),
+            })
+            .collect();
+        let placed = GameResult::places_by_score(&players);
+        let shared_first = placed.iter().filter(|(_, place)| *place == 1).count() > 1;
+        let winner = match placed.first() {
+            Some((name, _)) if !shared_first => Some(name.clone()),
+            _ => None,
+        };
+        let moves = self.game.as_ref().map_or(0, |g| g.history().len());
+        let ended = results::result::now();
+        self.context.results.record(GameResult {
+            front: Front::Spectrangle,
+            game: u64::from(self.id.0),
+            started: self.started_at.map_or(ended, results::result::at),
+            ended,
+            players,
+            winner,
+            places: Some(placed.into_iter().map(|(name, _)| name).collect()),
+            ending,
+            moves: u32::try_from(moves).unwrap_or(u32::MAX),
+            size: None,
+            rated: false,
+        });
     }
 }

@@ -23,6 +23,7 @@ use crate::engine::rng::Rng;
 use crate::engine::spectrangle::Game;
 use crate::frontend::{Context, Departure, deadline_in};
 use crate::net::{Brake, ConnId, Connection, Ticket};
+use crate::results::Ending;
 use crate::workers::Finished;
 use crossbeam_channel::{Receiver, at, never, select};
 use parking_lot::Mutex;
@@ -274,7 +275,7 @@ impl Table {
                     self.announce_lobby();
                 }
             }
-            Phase::Playing => self.end(&what, Some(conn)),
+            Phase::Playing => self.end(&what, how.ending(), Some(conn)),
             Phase::Over => {}
         }
     }
@@ -320,7 +321,7 @@ impl Table {
 
     fn shut_down(&mut self) {
         match self.phase {
-            Phase::Playing => self.end("server shutting down", None),
+            Phase::Playing => self.end("server shutting down", Ending::Shutdown, None),
             Phase::Lobby | Phase::Over => self.phase = Phase::Over,
         }
     }

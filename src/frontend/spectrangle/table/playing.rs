@@ -5,6 +5,7 @@ use super::{Phase, Table, deadline_in};
 use crate::engine::spectrangle::{Game, MoveError};
 use crate::frontend::spectrangle::protocol::{Command, ErrorCode, ServerMessage};
 use crate::net::{CloseReason, Connection};
+use crate::results::Ending;
 use std::sync::atomic::Ordering;
 
 /// Turns in a row a player may let the clock run out before it is disconnected.
@@ -133,9 +134,7 @@ impl Table {
         if self.timeouts[player] >= TIMEOUTS_BEFORE_DISCONNECT {
             // Its reader reports the disconnect, which ends the game like any other.
             if let Some(conn) = self.seats[player].conn() {
-                conn.close(CloseReason::Because(format!(
-                    "it did not move in time {TIMEOUTS_BEFORE_DISCONNECT} turns in a row"
-                )));
+                conn.close(CloseReason::MissedTurns(TIMEOUTS_BEFORE_DISCONNECT));
             }
         }
         self.after_turn();
@@ -144,7 +143,7 @@ impl Table {
     /// After each turn: the end of the game, or the next player's clock.
     fn after_turn(&mut self) {
         match self.game.as_ref().and_then(Game::end) {
-            Some(reason) => self.end(&format!("The game is over: {reason}"), None),
+            Some(reason) => self.end(&format!("The game is over: {reason}"), Ending::Score, None),
             None => self.deadline = self.move_deadline(),
         }
     }

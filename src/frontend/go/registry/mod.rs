@@ -24,7 +24,7 @@ use super::protocol::{ClientCommand, GameId, ParseError, ServerMessage};
 use super::report;
 use super::route::Route;
 use super::summary::{GameStatus, GameSummary};
-use super::table::{self, Matchmaker};
+use super::table::{self, Arranged, Matchmaker};
 use crate::engine::bot::Level;
 use crate::frontend::{Context, FINISHED_KEPT, names};
 use crate::net::{CloseReason, ConnId, Connection, Depth, Inbox, OutputHold, Ticket};
@@ -33,6 +33,8 @@ use parking_lot::Mutex;
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Weak};
+
+pub mod arena;
 
 /// One connected client, as the registry knows it.
 pub struct ClientEntry {
@@ -74,6 +76,8 @@ struct RegistryState {
     next_game_id: u32,
     /// The game loops started, waited for at shutdown.
     loops: Vec<Finished>,
+    /// The arena (`--arena`): the players waiting for a round; `None` without it.
+    arena: Option<arena::Arena>,
 }
 
 /// The matchmaking registry. Context by every connection thread and game loop.
@@ -92,6 +96,8 @@ pub struct Registry {
 pub enum HandshakeRefused {
     /// The client already sits in a game.
     AlreadyInGame { game: GameId, name: String },
+    /// The client already waits in the arena.
+    AlreadyWaiting { name: String },
     /// The server is shutting down.
     ShuttingDown,
     /// The connection is closed (a line it sent before its EXIT, or before it went):
@@ -106,6 +112,10 @@ impl std::fmt::Display for HandshakeRefused {
                 f,
                 "You are already {name} in game {game}: HANDSHAKE is accepted only when you are not in a game"
             ),
+            HandshakeRefused::AlreadyWaiting { name } => write!(
+                f,
+                "You are already {name}, waiting in the arena: the next round pairs you (ACKNOWLEDGE_HANDSHAKE, then ACKNOWLEDGE_CONFIG)"
+            ),
             HandshakeRefused::ShuttingDown => write!(f, "The server is shutting down"),
             HandshakeRefused::Gone => write!(f, "The connection is closed"),
         }
@@ -118,6 +128,9 @@ impl Registry {
         Arc::new_cyclic(|me| Registry {
             state: Mutex::new(RegistryState {
                 next_game_id: 1,
+                arena: context.settings.arena.map(|settings| {
+                    arena::Arena::new(settings, context.settings.game_rng("arena", 0))
+                }),
                 ..RegistryState::default()
             }),
             me: me.clone(),
@@ -170,6 +183,9 @@ impl Registry {
                     game,
                     name: name.clone(),
                 });
+            }
+            if let (true, Some(name)) = (entry.route.is_waiting(), &entry.name) {
+                return Err(HandshakeRefused::AlreadyWaiting { name: name.clone() });
             }
             let name = grant_name(&mut state, conn, wanted);
             conn.set_name(&name);
@@ -266,6 +282,9 @@ impl Registry {
     ) {
         let reason = match command {
             Err(error) => error.to_string(),
+            Ok(ClientCommand::SetConfig { .. }) if self.context.settings.arena.is_some() => {
+                arena::sets_the_game(&self.context.settings)
+            }
             Ok(ClientCommand::Handshake { name }) => match self.handshake(conn, &name) {
                 Ok(()) => return,
                 Err(refused) => refused.to_string(),
@@ -275,6 +294,10 @@ impl Registry {
                 conn.close(EXIT);
                 return;
             }
+            Ok(other) if self.route(conn.id).is_some_and(|r| r.is_waiting()) => format!(
+                "You are waiting in the arena for the next round, so {} is not possible yet: the round that pairs you sends ACKNOWLEDGE_HANDSHAKE, then ACKNOWLEDGE_CONFIG",
+                other.keyword()
+            ),
             Ok(other) => format!(
                 "You are not in a game, so {} is not possible: send HANDSHAKE with your name first",
                 other.keyword()
@@ -379,6 +402,11 @@ impl Registry {
         if !is_connected(state, &player.conn) || self.context.shutdown.is_triggered() {
             return None;
         }
+        // In the arena nobody leads: the player waits for a round to pair it.
+        if state.arena.is_some() {
+            arena::wait(state, player);
+            return None;
+        }
         if let Some(id) = join_oldest_waiting(state, &player) {
             set_game(state, conn_id, Some(id));
             return Some(Seated {
@@ -407,6 +435,7 @@ impl Registry {
                 id,
                 events,
                 summary,
+                arranged: None,
             }),
         })
     }
@@ -416,13 +445,15 @@ impl Registry {
             id,
             events,
             summary,
+            arranged,
         }) = new_game
         else {
             return;
         };
         let Some(me) = self.me.upgrade() else { return };
         let matchmaker: Arc<dyn Matchmaker> = me;
-        match table::spawn(id, matchmaker, self.context.clone(), events, summary) {
+        let context = self.context.clone();
+        match table::spawn(id, matchmaker, context, (events, summary), arranged) {
             Ok(handle) => {
                 let mut state = self.state.lock();
                 state.loops.retain(|f| !f.is_finished());
@@ -476,6 +507,9 @@ impl Registry {
         let entry = state.clients.remove(&conn)?;
         if let Some(name) = &entry.name {
             state.taken_names.remove(name);
+        }
+        if let Some(arena) = state.arena.as_mut() {
+            arena.leave(conn);
         }
         let game = entry.route.game()?;
         // A waiting game's one client is its leader: with it gone, nobody is matched
@@ -558,6 +592,12 @@ impl Matchmaker for Registry {
                 // The leader is gone too: this game ends, and nobody waits in it.
                 return true;
             }
+            if state.arena.is_some() {
+                // In the arena the player waits for the next round; this game ends.
+                set_game(&mut state, leader.conn.id, None);
+                arena::wait(&mut state, leader.clone());
+                return true;
+            }
             output = leader.conn.hold_output();
             // During shutdown the leader stays where it is: every game is ending.
             let joined = if self.context.shutdown.is_triggered() {
@@ -637,6 +677,8 @@ struct NewGame {
     id: GameId,
     events: crossbeam_channel::Receiver<GameEvent>,
     summary: Arc<Mutex<GameSummary>>,
+    /// Set for a game the arena arranged.
+    arranged: Option<Arranged>,
 }
 
 /// Sends `player` to the oldest waiting game whose loop still runs, taking that game

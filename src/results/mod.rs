@@ -1,0 +1,248 @@
+//! Results and standings (ARENA.md): every game that ends, in every front end, is
+//! handed to [`Results::record`] by its own game loop before its players hear the end.
+//! With `--results PATH` the result is first appended to the file and synced to disk,
+//! so a crash after a client saw its result never loses it; at start the file is read
+//! back and the standings rebuilt from it. A layer below the front ends, like `live`:
+//! the front ends record into it, the console and the web read from it.
+//!
+//! - [`result`]: one finished game and its JSON line.
+//! - [`file`](mod@file): the results file, appended and read back.
+//! - [`standings`]: the ratings tables and GO!'s crosstable.
+//! - [`meetings`]: who met whom in GO!, for the arena's pairing.
+
+pub mod file;
+pub mod meetings;
+pub mod result;
+pub mod standings;
+
+pub use file::ResultsFile;
+pub use meetings::Meetings;
+pub use result::{Ending, GameResult, GoGame, Player, Score};
+pub use standings::{Cell, Crosstable, DuelRow, Standings, TableRow, Tables};
+
+use parking_lot::Mutex;
+use std::collections::VecDeque;
+use std::path::Path;
+use std::sync::Arc;
+
+/// The newest results kept in memory, for `/api/results` and the console's `results`
+/// (the file keeps them all).
+pub const RECENT_KEPT: usize = 1000;
+
+/// Every result of this server's life (and of the results file's), the standings and
+/// GO!'s meetings. One per server, shared by every front end.
+pub struct Results {
+    file: Option<ResultsFile>,
+    book: Mutex<Book>,
+}
+
+#[derive(Default)]
+struct Book {
+    standings: Standings,
+    meetings: Meetings,
+    recent: VecDeque<Arc<GameResult>>,
+    /// Counts results recorded, so a viewer can tell the standings changed.
+    version: u64,
+}
+
+impl Book {
+    fn add(&mut self, result: GameResult) {
+        self.standings.record(&result);
+        self.meetings.record(&result);
+        if self.recent.len() == RECENT_KEPT {
+            self.recent.pop_front();
+        }
+        self.recent.push_back(Arc::new(result));
+        self.version += 1;
+    }
+}
+
+impl Results {
+    /// Results kept in memory only, for the server's life.
+    pub fn in_memory() -> Arc<Results> {
+        Arc::new(Results {
+            file: None,
+            book: Mutex::new(Book::default()),
+        })
+    }
+
+    /// Results kept in `path` too: the standings are rebuilt from the results in it
+    /// (lines that are not results are skipped with a warning), and each new one is
+    /// appended.
+    ///
+    /// # Errors
+    ///
+    /// A message naming the path when it cannot be opened for appending or read.
+    pub fn open(path: &Path) -> Result<Arc<Results>, String> {
+        let (file, read_back) = ResultsFile::open(path)?;
+        let mut book = Book::default();
+        let count = read_back.results.len();
+        for result in read_back.results {
+            book.add(result);
+        }
+        log::info!(
+            "results file {}: {count} results read back{}",
+            path.display(),
+            match read_back.skipped {
+                0 => String::new(),
+                n => format!(", {n} lines skipped"),
+            }
+        );
+        Ok(Arc::new(Results {
+            file: Some(file),
+            book: Mutex::new(book),
+        }))
+    }
+
+    /// Records a finished game: decides whether it is rated, appends it to the
+    /// results file and syncs it (when there is one), and counts it in the standings.
+    /// Called by the game's own loop before its players are told the game ended; the
+    /// lock is held only while the line goes to the file's cache and the tables are
+    /// updated, so the file and the standings see results in the same order, and the
+    /// wait for the disk is outside it.
+    pub fn record(&self, mut result: GameResult) {
+        result.rated = result.should_be_rated();
+        log::info!(
+            "result: {} game {}: {}; winner {}; {} after {} moves{}",
+            result.front.name(),
+            result.game,
+            result.scores_text(),
+            result.winner.as_deref().unwrap_or("none"),
+            result.ending,
+            result.moves,
+            if result.rated { "" } else { " (not rated)" }
+        );
+        let what = format!("{} game {}", result.front.name(), result.game);
+        let written = {
+            let mut book = self.book.lock();
+            let written = self.file.as_ref().map(|file| file.write(&result));
+            book.add(result);
+            written
+        };
+        let Some((file, written)) = self.file.as_ref().zip(written) else {
+            return;
+        };
+        if let Err(e) = written.and_then(|()| file.sync()) {
+            log::error!(
+                "results file {}: the result of {what} may not be on disk: {e}",
+                file.path().display()
+            );
+        }
+    }
+
+    /// The three tables, in rank order.
+    pub fn tables(&self) -> Tables {
+        self.book.lock().standings.tables()
+    }
+
+    /// GO!'s crosstable.
+    pub fn crosstable(&self) -> Crosstable {
+        self.book.lock().standings.crosstable()
+    }
+
+    /// The newest `limit` results, newest first.
+    pub fn recent(&self, limit: usize) -> Vec<Arc<GameResult>> {
+        self.book
+            .lock()
+            .recent
+            .iter()
+            .rev()
+            .take(limit)
+            .cloned()
+            .collect()
+    }
+
+    /// GO!'s meetings so far.
+    pub fn meetings(&self) -> Meetings {
+        self.book.lock().meetings.clone()
+    }
+
+    /// How many results were recorded (read back included): changes with each one.
+    pub fn version(&self) -> u64 {
+        self.book.lock().version
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::front::Front;
+    use std::time::{Duration, Instant};
+
+    fn result(game: u64, black: &str, white: &str) -> GameResult {
+        GameResult {
+            front: Front::Go,
+            game,
+            started: result::now(),
+            ended: result::now(),
+            players: vec![
+                Player {
+                    name: black.into(),
+                    colour: 1,
+                    score: Score(40.5),
+                },
+                Player {
+                    name: white.into(),
+                    colour: 2,
+                    score: Score(30.0),
+                },
+            ],
+            winner: Some(black.into()),
+            places: None,
+            ending: Ending::Passes,
+            moves: 50,
+            size: Some(9),
+            rated: false,
+        }
+    }
+
+    #[test]
+    fn a_restart_rebuilds_the_same_standings_and_meetings() {
+        let path = std::env::temp_dir().join(format!("goserver-book-{}", std::process::id()));
+        let _ = std::fs::remove_file(&path);
+        let names = ["Ann", "Bob", "Cid", "Dan"];
+        let results = Results::open(&path).expect("opens");
+        for game in 0..24 {
+            let black = names[game % 4];
+            let white = names[(game * 3 + 1) % 4];
+            if black != white {
+                results.record(result(game as u64, black, white));
+            }
+        }
+        let again = Results::open(&path).expect("opens again");
+        assert_eq!(again.tables(), results.tables());
+        assert_eq!(again.crosstable(), results.crosstable());
+        assert_eq!(again.recent(5), results.recent(5));
+        assert_eq!(
+            again.meetings().times_met("Ann", "Bob"),
+            results.meetings().times_met("Bob", "Ann")
+        );
+        assert!(again.recent(1)[0].rated, "rated is decided when recorded");
+        let _ = std::fs::remove_file(&path);
+    }
+
+    #[test]
+    fn ten_thousand_results_are_read_back_within_a_second() {
+        let path = std::env::temp_dir().join(format!("goserver-10k-{}", std::process::id()));
+        let names: Vec<String> = (0..40).map(|i| format!("team{i}")).collect();
+        let mut text = String::new();
+        for game in 0..10_000usize {
+            let mut line = result(game as u64, &names[game % 40], &names[(game * 7 + 3) % 40]);
+            if line.players[0].name == line.players[1].name {
+                line.players[1].name = "guest".into();
+            }
+            line.rated = true;
+            text.push_str(&line.to_json_line());
+            text.push('\n');
+        }
+        std::fs::write(&path, text).expect("writes");
+        let start = Instant::now();
+        let results = Results::open(&path).expect("opens");
+        let took = start.elapsed();
+        assert_eq!(results.version(), 10_000);
+        // The target is a second in a release build; a debug build gets some slack.
+        let limit = if cfg!(debug_assertions) { 10 } else { 1 };
+        assert!(took < Duration::from_secs(limit), "{took:?}");
+        let _ = std::fs::remove_file(&path);
+    }
+}
