@@ -178,3 +178,47 @@ fn a_game_page_shows_the_board_and_follows_the_game_without_a_reload() {
     });
     assert!(text.contains("Ann") && text.contains("Bob"), "{text:?}");
 }
+
+#[test]
+fn the_standings_page_follows_a_finished_game_without_a_reload() {
+    let Some(browser) = browser() else { return };
+    let server = TestServer::with_web(Settings::default(), &[Protocol::Go]);
+    let base = format!("http://{}", server.web());
+    let tab: Arc<Tab> = browser.new_tab().expect("a tab");
+    tab.navigate_to(&format!("{base}/standings"))
+        .expect("navigate")
+        .wait_until_navigated()
+        .expect("the page loads");
+    assert_eq!(
+        eventually(&tab, "document.body.dataset.connection", "live"),
+        "live"
+    );
+    let rows = "Array.from(document.querySelectorAll('#go-rows tr')).map(r => r.textContent.replace(/\\s+/g, ' ').trim()).join(' | ')";
+    assert_eq!(eventually(&tab, rows, ""), "");
+
+    // A game ends while the page is open: Ann (black) takes the board.
+    let hostile = "<b>Bob";
+    let (mut ann, mut bob) = start_named(&server, 1, 5, "Ann", hostile);
+    ann.send("MOVE+1+Ann+0");
+    bob.expect_prefix("ACKNOWLEDGE_MOVE+1+0;1");
+    bob.send(&format!("PASS+1+{hostile}"));
+    ann.expect_prefix("ACKNOWLEDGE_MOVE+1+0;1");
+    ann.send("PASS+1+Ann");
+    bob.expect_prefix("ACKNOWLEDGE_MOVE+1+-1;2");
+    let shown = until(&tab, rows, |text| text.contains("Ann") && text.contains("Bob"));
+    assert!(
+        shown.contains("Ann") && shown.contains("1662") && shown.contains("<b>Bob"),
+        "{shown}"
+    );
+    // The hostile name is text: no element was made of it.
+    assert_eq!(
+        eventually(&tab, "String(document.querySelectorAll('main b').length)", "0"),
+        "0"
+    );
+    if let Ok(path) = std::env::var("GOSERVER_STANDINGS_SCREENSHOT") {
+        let png = tab
+            .capture_screenshot(CaptureScreenshotFormatOption::Png, None, None, true)
+            .expect("a screenshot");
+        std::fs::write(&path, png).expect("the screenshot is written");
+    }
+}
