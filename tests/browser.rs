@@ -205,14 +205,20 @@ fn the_standings_page_follows_a_finished_game_without_a_reload() {
     ann.expect_prefix("ACKNOWLEDGE_MOVE+1+0;1");
     ann.send("PASS+1+Ann");
     bob.expect_prefix("ACKNOWLEDGE_MOVE+1+-1;2");
-    let shown = until(&tab, rows, |text| text.contains("Ann") && text.contains("Bob"));
+    let shown = until(&tab, rows, |text| {
+        text.contains("Ann") && text.contains("Bob")
+    });
     assert!(
         shown.contains("Ann") && shown.contains("1662") && shown.contains("<b>Bob"),
         "{shown}"
     );
     // The hostile name is text: no element was made of it.
     assert_eq!(
-        eventually(&tab, "String(document.querySelectorAll('main b').length)", "0"),
+        eventually(
+            &tab,
+            "String(document.querySelectorAll('main b').length)",
+            "0"
+        ),
         "0"
     );
     if let Ok(path) = std::env::var("GOSERVER_STANDINGS_SCREENSHOT") {
