@@ -199,18 +199,24 @@ fn the_standings_page_follows_a_finished_game_without_a_reload() {
     // A game ends while the page is open: Ann (black) takes the board.
     let hostile = "<b>Bob";
     let (mut ann, mut bob) = start_named(&server, 1, 5, "Ann", hostile);
+    // Each waits for the other's move before its own: a line sent early is not its turn.
     ann.send("MOVE+1+Ann+0");
+    ann.expect_prefix("ACKNOWLEDGE_MOVE+1+0;1");
     bob.expect_prefix("ACKNOWLEDGE_MOVE+1+0;1");
     bob.send(&format!("PASS+1+{hostile}"));
-    ann.expect_prefix("ACKNOWLEDGE_MOVE+1+0;1");
-    ann.send("PASS+1+Ann");
+    ann.expect_prefix("ACKNOWLEDGE_MOVE+1+-1;2");
     bob.expect_prefix("ACKNOWLEDGE_MOVE+1+-1;2");
+    ann.send("PASS+1+Ann");
+    ann.expect_prefix("ACKNOWLEDGE_MOVE+1+-1;1+FINISHED");
+    ann.expect_prefix("GAME_FINISHED+1+Ann+");
     let shown = until(&tab, rows, |text| {
         text.contains("Ann") && text.contains("Bob")
     });
     assert!(
         shown.contains("Ann") && shown.contains("1662") && shown.contains("<b>Bob"),
-        "{shown}"
+        "rows {shown:?}; the page: connection {:?}, text {:?}",
+        until(&tab, "document.body.dataset.connection", |_| true),
+        until(&tab, "document.querySelector('main').innerText", |_| true),
     );
     // The hostile name is text: no element was made of it.
     assert_eq!(
