@@ -64,8 +64,6 @@ fn run(options: &Options) -> ExitCode {
         }
     }
     let server = Server::with_results(settings, shutdown, results);
-    // Restores the terminal when main returns, however the shutdown came.
-    let _terminal = (!options.no_console).then(|| console::start(&server));
     let running = match server.start(listeners) {
         Ok(running) => running,
         Err(e) => {
@@ -83,6 +81,9 @@ fn run(options: &Options) -> ExitCode {
         }
         None => None,
     };
+    // Last, so that its first answer already knows every port. Restores the terminal
+    // when main returns, however the shutdown came.
+    let _terminal = (!options.no_console).then(|| console::start(&server));
     running.until_shutdown(|deadline| {
         if let Some(web) = &web {
             web.stop(deadline);
