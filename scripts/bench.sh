@@ -13,8 +13,9 @@
 #   7. the practice bot        its simulations per second (cargo bench --bench bot), and
 #                              GNU Go against it through the GO! protocol (loadgen
 #                              gnugo-match, a GTP-to-GO! bridge) on a server of its own
-# and writes a results table to bench-results.md at the repo root and into README.md
-# (between the markers <!-- bench-results:start --> and <!-- bench-results:end -->).
+# and writes a results table to bench-results.md at the repo root and into
+# docs/performance.md (between the markers <!-- bench-results:start --> and
+# <!-- bench-results:end -->).
 # The floors: `echo` answers each line on its reading thread; `relay` is this server's
 # skeleton (a reader thread per connection, one relay thread per pair answering both).
 # Bounded in time (each step has a timeout; steps 1 to 4 take about a minute or two,
@@ -215,14 +216,21 @@ if ((BOT_GAMES > 0)) && [[ -x $GNUGO ]]; then
     kill "$SERVER_PID" 2>/dev/null || true
     wait "$SERVER_PID" 2>/dev/null || true
     PORT=$("$LOADGEN" free-port)
+    # GO! alone: no other front end, no web board (whose default port, GO!'s + 3,
+    # may be taken after the steps above).
     "$SERVER" --host 127.0.0.1 --port "$PORT" --spectrangle-port off --bkgo-port off \
-        --no-console --log-level warn --bot-after 1 --bot-level "$BOT_LEVEL" \
+        --web-port off --no-console --log-level warn --bot-after 1 --bot-level "$BOT_LEVEL" \
         --bot-think-ms "$BOT_THINK_MS" --komi "$BOT_KOMI" 2>"$LOG" </dev/null &
     SERVER_PID=$!
+    BOT_SERVER_UP=0
     for _ in $(seq 100); do
-        if (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then break; fi
+        if (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then BOT_SERVER_UP=1; break; fi
         sleep 0.05
     done
+    if ((BOT_SERVER_UP == 0)); then
+        echo "bench: the bot's server did not start:" >&2
+        cat "$LOG" >&2
+    fi
     echo "== bot: $LOADGEN gnugo-match, $BOT_GAMES games" >&2
     # A game lasts about two minutes at 1 s a move; ten minutes each at most.
     BOT_MATCH=$(timeout $((BOT_GAMES * 600)) "$LOADGEN" gnugo-match --addr "127.0.0.1:$PORT" \
@@ -269,7 +277,7 @@ pairing_row() { # label result: games per second only
 {
     echo "# goserver benchmark results"
     echo
-    echo "$(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) cores, $(uname -r), commit $(git rev-parse --short HEAD 2>/dev/null || echo '?')$(git diff --quiet -- . ':!README.md' ':!bench-results.md' 2>/dev/null || echo ' (dirty)'),"
+    echo "$(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) cores, $(uname -r), commit $(git rev-parse --short HEAD 2>/dev/null || echo '?')$(git diff --quiet -- . ':!docs/performance.md' ':!bench-results.md' 2>/dev/null || echo ' (dirty)'),"
     echo "produced by \`scripts/bench.sh\` (MOVES=$MOVES SIZE=$SIZE PP_GAMES=$PP_GAMES PAR_GAMES=$PAR_GAMES PAIR_GAMES=$PAIR_GAMES PAIR64_GAMES=$PAIR64_GAMES HOLD_CLIENTS=$HOLD_CLIENTS) in ${SECONDS}s."
     echo "Latency in µs. Moves: MOVE -> own ACKNOWLEDGE_MOVE (floors: a 20-byte line -> a ${REPLY_LEN}-byte reply, the sizes of MOVE and ACKNOWLEDGE_MOVE; the relay also copies it to the partner, as the server does); rate is moves (round trips) per second."
     echo "Pairing: the leader's connect -> both players hold ACKNOWLEDGE_CONFIG (connect, HANDSHAKE, REQUEST_CONFIG, the partner's connect and HANDSHAKE, SET_CONFIG), per game."
@@ -360,9 +368,9 @@ pairing_row() { # label result: games per second only
 
 cat "$OUT"
 
-# Keep the README's figures current: everything after the title line of $OUT goes
-# between the markers.
-if grep -q '<!-- bench-results:start -->' README.md; then
+# Keep docs/performance.md's figures current: everything after the title line of $OUT
+# goes between the markers.
+if grep -q '<!-- bench-results:start -->' docs/performance.md; then
     awk -v results="$OUT" '
         /<!-- bench-results:start -->/ {
             print
@@ -372,6 +380,6 @@ if grep -q '<!-- bench-results:start -->' README.md; then
         }
         /<!-- bench-results:end -->/ { skipping = 0 }
         !skipping
-    ' README.md >README.md.new && mv README.md.new README.md
-    echo "README.md figures updated" >&2
+    ' docs/performance.md >docs/performance.md.new && mv docs/performance.md.new docs/performance.md
+    echo "docs/performance.md figures updated" >&2
 fi

@@ -31,6 +31,11 @@
 //! | [`workers`] | pooled OS threads for connections and game loops | |
 //! | [`secret`] | a password read at start: hidden, compared in constant time | who may try it |
 //! | [`settings`], [`cli`], [`logging`] | configuration and logs (never blocking a thread that logs) | |
+//!
+//! New to the code? Start with the guided tour in `docs/tour.md` in the repository: it
+//! follows one client line from the listener to its answer in thirteen stops, naming
+//! at each the file and function to open, the classic mistake the design avoids there,
+//! and the test that proves it.
 
 pub mod cli;
 pub mod console;

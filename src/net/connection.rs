@@ -48,7 +48,7 @@ pub struct OutputHold<'a> {
     conn: &'a Connection,
     /// `None` only while the hold is being dropped.
     outbox: Option<OutboxHold<'a>>,
-    /// The lines sent, logged once the hold is released (logging may block).
+    /// The lines sent, logged once the hold is released (logging takes the logger's lock).
     sent: Vec<String>,
 }
 
@@ -147,7 +147,7 @@ impl Connection {
     pub fn send_line(&self, line: &str, rejection: bool) -> Result<(), Closed> {
         self.count_sent(rejection);
         let result = self.outbox.send_line(line);
-        // Logged after the send, outside the outbox's lock (logging may block).
+        // Logged after the send, outside the outbox's lock (logging takes the logger's lock).
         self.log_line("->", line);
         result
     }

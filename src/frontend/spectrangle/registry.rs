@@ -99,7 +99,7 @@ struct State {
     loops: Vec<Finished>,
 }
 
-/// The registry. Context by every connection thread and table loop.
+/// The registry, shared by every connection thread and table loop.
 pub struct Registry {
     state: Mutex<State>,
     /// Itself, for the table loops it starts (they hold it as their `Registrar`).
@@ -121,7 +121,7 @@ struct NewTable {
 }
 
 impl Registry {
-    /// An empty registry whose tables share `shared`.
+    /// An empty registry whose tables share `context`.
     pub fn new(context: Context) -> Arc<Registry> {
         Arc::new_cyclic(|me| Registry {
             state: Mutex::new(State {

@@ -80,7 +80,7 @@ struct RegistryState {
     arena: Option<arena::Arena>,
 }
 
-/// The matchmaking registry. Context by every connection thread and game loop.
+/// The matchmaking registry, shared by every connection thread and game loop.
 pub struct Registry {
     state: Mutex<RegistryState>,
     /// Itself, for the game loops it starts (they hold it as their `Matchmaker`).
@@ -123,7 +123,7 @@ impl std::fmt::Display for HandshakeRefused {
 }
 
 impl Registry {
-    /// An empty registry whose games share `shared`.
+    /// An empty registry whose games share `context`.
     pub fn new(context: Context) -> Arc<Registry> {
         Arc::new_cyclic(|me| Registry {
             state: Mutex::new(RegistryState {

@@ -15,7 +15,7 @@ use crate::frontend::go::thinker::{Answer, Question, Thinker, Turn};
 use std::time::{Duration, Instant};
 
 impl Table {
-    /// The lobby seats the bot of `level` (granted `name`) as the partner of the
+    /// The registry seats the bot of `level` (granted `name`) as the partner of the
     /// waiting leader.
     pub(super) fn seat_bot(&mut self, name: String, level: Level) {
         if self.seats.len() != 1 || self.phase != Phase::Gathering {

@@ -7,7 +7,7 @@
 //! - `gathering`: the players' arrival, the configuration, the start of each round;
 //! - `playing`: moves and passes, EXIT, rematch answers;
 //! - `ending`: how a game ends (passes, the move limit, departures, clocks, shutdown);
-//! - `bot`: the practice bot in a seat: matchmaker it, asking it, playing its answers;
+//! - `bot`: the practice bot in a seat: seating it, asking it, playing its answers;
 //! - `view`: what the console sees.
 //!
 //! A seat holds a client (with its connection) or the practice bot (with its helper
