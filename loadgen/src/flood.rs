@@ -364,7 +364,10 @@ fn spectrangle(addr: SocketAddr, length: Duration, stop: &Arc<AtomicBool>) -> Ou
                         latency
                             .saturating_record(at.duration_since(sent).as_micros().max(1) as u64);
                     }
-                    _ => errors += 1,
+                    other => {
+                        eprintln!("spectrangle flood: probe {n}: expected {echo:?}, got {other:?}");
+                        errors += 1;
+                    }
                 }
                 n += 1;
                 thread::sleep(NEIGHBOUR_PACE);
@@ -388,8 +391,18 @@ fn spectrangle(addr: SocketAddr, length: Duration, stop: &Arc<AtomicBool>) -> Ou
         for writer in &writers {
             let _ = writer.lock().write_all(b"READY\n");
         }
-        let mut next = || readers[0].until(|_| true).map(|(_, line)| line);
-        let Some(mut referee) = Referee::start(&mut next, names.len()) else {
+        let mut seen: Vec<String> = Vec::new();
+        let mut next = || {
+            let line = readers[0].until(|_| true).map(|(_, line)| line);
+            if let Some(line) = &line {
+                seen.push(line.clone());
+            }
+            line
+        };
+        let Some(mut referee) = Referee::start(&mut next, &names) else {
+            eprintln!(
+                "spectrangle flood: the game's START and TILE lines were not as expected: {seen:?}"
+            );
             errors += 1;
             break;
         };
@@ -410,7 +423,10 @@ fn spectrangle(addr: SocketAddr, length: Duration, stop: &Arc<AtomicBool>) -> Ou
                         latency.saturating_record(sent.elapsed().as_micros().max(1) as u64);
                     }
                 }
-                _ => {
+                other => {
+                    eprintln!(
+                        "spectrangle flood: after {mover}'s {command:?} expected {update:?}, got {other:?}"
+                    );
                     errors += 1;
                     break 'games;
                 }
@@ -418,7 +434,12 @@ fn spectrangle(addr: SocketAddr, length: Duration, stop: &Arc<AtomicBool>) -> Ou
             thread::sleep(NEIGHBOUR_PACE);
         }
         // SCORE: every player is free; they join again.
-        if next().is_none_or(|line| !line.starts_with("SCORE ")) {
+        let score = next();
+        if score
+            .as_ref()
+            .is_none_or(|line| !line.starts_with("SCORE "))
+        {
+            eprintln!("spectrangle flood: expected SCORE at the end of a game, got {score:?}");
             errors += 1;
             break;
         }

@@ -24,10 +24,12 @@ fn tile(word: &str) -> Option<Tile> {
 }
 
 impl Referee {
-    /// Reads START and the deal through `next`; `None` when they are not there.
+    /// Reads START and the deal through `next`; `None` when they are not there. A
+    /// game may start with fewer than all of `players`: a lobby starts once everyone
+    /// in it is ready, and a flooder's JOIN may still wait behind its own chat.
     pub(crate) fn start(
         next: &mut impl FnMut() -> Option<String>,
-        players: usize,
+        players: &[&str],
     ) -> Option<Referee> {
         let start = next()?;
         let order: Vec<String> = start
@@ -35,7 +37,7 @@ impl Referee {
             .split(' ')
             .map(str::to_string)
             .collect();
-        if order.len() != players {
+        if order.len() < 2 || order.iter().any(|name| !players.contains(&name.as_str())) {
             return None;
         }
         let mut hands: HashMap<String, Vec<Tile>> = HashMap::new();
