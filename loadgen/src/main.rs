@@ -142,7 +142,7 @@ enum Mode {
         /// Viewers.
         #[arg(long, default_value_t = 100)]
         viewers: usize,
-        /// Games to spread them over (1 to G).
+        /// Slots to spread them over: slot k is game k, then k + G, ... (each to its end).
         #[arg(long, default_value_t = 64)]
         games: u32,
         /// How long to watch.

@@ -3,8 +3,9 @@
 //! - `viewers`: one GO! game moving every 50 ms while V viewers follow its event
 //!   stream; latency: the mover reads its ACKNOWLEDGE_MOVE -> a viewer has the state
 //!   with that move, for every viewer and move.
-//! - `watch`: V viewers spread over games 1 to G for a while (each waits for its game
-//!   to exist); run beside `games` to see what viewers cost the games.
+//! - `watch`: V viewers spread over G slots for a while: the viewer of slot k follows
+//!   game k to its end, then game k + G, and so on (each waits for its game to
+//!   exist); run beside `games` to see what viewers cost the games.
 //!
 //! Plain threads and blocking sockets: a viewer is a thread reading its stream.
 
@@ -156,32 +157,34 @@ pub(crate) fn watch(web: SocketAddr, count: usize, games: u32, seconds: u64) {
                 Arc::clone(&events),
                 Arc::clone(&connected),
             );
-            let game = viewer as u32 % games.max(1) + 1;
+            // A slot of its own: games k, k + G, k + 2G, ..., each followed to its end,
+            // so that the viewers stay on live games however many waves the run plays.
+            let slots = games.max(1);
+            let mut game = viewer as u32 % slots + 1;
             thread::spawn(move || {
-                // Wait for the game to exist.
-                let mut stream = loop {
-                    if stop.load(Ordering::SeqCst) {
-                        return;
-                    }
-                    match open_stream(web, &format!("/events/go/{game}")) {
-                        Some(stream) => break stream,
-                        None => thread::sleep(Duration::from_millis(50)),
-                    }
-                };
-                connected.fetch_add(1, Ordering::SeqCst);
-                let _ = stream
-                    .get_ref()
-                    .set_read_timeout(Some(Duration::from_millis(200)));
-                let mut line = String::new();
                 while !stop.load(Ordering::SeqCst) {
-                    line.clear();
-                    match stream.read_line(&mut line) {
-                        Ok(0) => return,
-                        Ok(_) if line.starts_with("event: ") => {
-                            events.fetch_add(1, Ordering::Relaxed);
+                    // Wait for the game to exist.
+                    let Some(mut stream) = open_stream(web, &format!("/events/go/{game}")) else {
+                        thread::sleep(Duration::from_millis(50));
+                        continue;
+                    };
+                    connected.fetch_add(1, Ordering::SeqCst);
+                    let _ = stream
+                        .get_ref()
+                        .set_read_timeout(Some(Duration::from_millis(200)));
+                    let mut line = String::new();
+                    while !stop.load(Ordering::SeqCst) {
+                        line.clear();
+                        match stream.read_line(&mut line) {
+                            Ok(0) => break,
+                            Ok(_) if line.starts_with("event: ") => {
+                                events.fetch_add(1, Ordering::Relaxed);
+                            }
+                            Ok(_) if line.contains("\"status\":\"finished\"") => break,
+                            _ => {}
                         }
-                        _ => {}
                     }
+                    game += slots;
                 }
             })
         })
