@@ -611,3 +611,38 @@ fn the_tournament_routes_answer_as_arena_md_says() {
     assert_eq!(after["standings"], table);
     assert_eq!(after["crosstable"]["players"], json!(["Ann", "Bob"]));
 }
+
+#[test]
+fn a_viewer_that_closes_its_page_frees_its_place_long_before_a_keep_alive() {
+    // One place: the closed viewer's must be free for the next request.
+    let server = TestServer::with_web(
+        Settings {
+            max_web_clients: 1,
+            ..settings()
+        },
+        &[Protocol::Go],
+    );
+    let web = server.web();
+    let mut viewer = TcpStream::connect(web).expect("connect");
+    write!(viewer, "GET /events HTTP/1.1\r\n\r\n").expect("send");
+    let mut head = String::new();
+    BufReader::new(viewer.try_clone().expect("clone"))
+        .read_line(&mut head)
+        .expect("the head");
+    assert_eq!(head.trim_end(), "HTTP/1.1 200 OK");
+    assert_eq!(server.server.live.viewers(), 1);
+    // The page closes while nothing happens on the board: no write tells the server.
+    drop(viewer);
+    let closed = Instant::now();
+    let deadline = closed + goserver::web::stream::KEEP_ALIVE - Duration::from_secs(5);
+    while server.server.live.viewers() > 0 {
+        assert!(
+            Instant::now() < deadline,
+            "the viewer was not found gone within {} s",
+            closed.elapsed().as_secs()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let overview = request(web, b"GET / HTTP/1.1\r\nConnection: close\r\n\r\n");
+    assert_eq!(overview.status, 200);
+}

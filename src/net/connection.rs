@@ -136,6 +136,32 @@ impl Connection {
         &self.stream
     }
 
+    /// Whether the client has closed its end (or reset it), seen without waiting and
+    /// without reading: for a connection nobody reads any more, such as a web event
+    /// stream, which would otherwise learn it only from its next write. Bytes the
+    /// client sent meanwhile are left where they are.
+    pub fn peer_has_left(&self) -> bool {
+        let mut byte = [0u8; 1];
+        // SAFETY: `byte` is a valid writable buffer of its length and the file
+        // descriptor belongs to `self.stream`, which outlives the call.
+        let got = unsafe {
+            libc::recv(
+                std::os::fd::AsRawFd::as_raw_fd(&self.stream),
+                byte.as_mut_ptr().cast(),
+                byte.len(),
+                libc::MSG_PEEK | libc::MSG_DONTWAIT,
+            )
+        };
+        match got {
+            0 => true,
+            n if n > 0 => false,
+            _ => !matches!(
+                io::Error::last_os_error().kind(),
+                io::ErrorKind::WouldBlock | io::ErrorKind::Interrupted
+            ),
+        }
+    }
+
     /// Sends one message. Never blocks; a closed connection drops it (its reader
     /// reports the disconnect), so callers need not handle the error.
     pub fn send(&self, message: &impl Message) -> Result<(), Closed> {

@@ -19,9 +19,11 @@ use std::cell::Cell;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// How often a stream with nothing to say sends a comment, so that proxies keep it and
-/// a viewer that left is found out.
+/// How often a stream with nothing to say sends a comment, so that proxies keep it.
 pub const KEEP_ALIVE: Duration = Duration::from_secs(15);
+
+/// How often a waiting stream looks whether its viewer has closed the connection.
+pub const PEER_CHECK: Duration = Duration::from_secs(1);
 
 /// How soon a browser reconnects when its stream breaks.
 const RETRY_MS: u32 = 1000;
@@ -137,11 +139,14 @@ impl<'a> Stream<'a> {
     /// Waits for the next change, sending keep-alives meanwhile; when changes come
     /// faster than one a [`FRAME`], also for the rest of the frame since the last one
     /// (changes meanwhile join it). False once the stream must end (the viewer is
-    /// gone, the server stops).
+    /// gone, the server stops). Nobody reads a stream's socket, so a viewer that
+    /// closed its page is looked for every [`PEER_CHECK`]: its slot of
+    /// `--max-web-clients` is free again at once, not at the next write.
     fn next(&self, changes: &crossbeam_channel::Receiver<()>) -> bool {
         let stop = self.shutdown.signal();
+        let mut quiet = Duration::ZERO;
         loop {
-            if self.conn.is_closed() {
+            if self.conn.is_closed() || self.conn.peer_has_left() {
                 return false;
             }
             select! {
@@ -152,7 +157,13 @@ impl<'a> Stream<'a> {
                     break;
                 }
                 recv(stop) -> _ => return false,
-                recv(after(KEEP_ALIVE)) -> _ => self.send(": keep-alive\n\n"),
+                recv(after(PEER_CHECK)) -> _ => {
+                    quiet += PEER_CHECK;
+                    if quiet >= KEEP_ALIVE {
+                        self.send(": keep-alive\n\n");
+                        quiet = Duration::ZERO;
+                    }
+                }
             }
         }
         if let Some(last) = self.last_change.get() {
