@@ -349,8 +349,9 @@ impl Console {
             None => record.text.trim_end().to_string(),
             Some(path) => match std::fs::write(path, &record.text) {
                 Ok(()) => format!(
-                    "wrote the record of game {id} ({} moves) to {}",
+                    "wrote the record of game {id} ({} move{}) to {}",
                     record.moves,
+                    if record.moves == 1 { "" } else { "s" },
                     path.display()
                 ),
                 Err(e) => format!("cannot write {}: {e}", path.display()),
