@@ -164,7 +164,7 @@ pub fn crosstable(cross: &Crosstable) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::results::{Cell, Ending, Player, Score};
+    use crate::results::Cell;
 
     #[test]
     fn standings_show_every_table_with_a_title() {
@@ -204,30 +204,7 @@ mod tests {
     #[test]
     fn results_and_the_crosstable_as_rows() {
         let ended = time::macros::datetime!(2026-12-01 13:25:40 UTC);
-        let result = GameResult {
-            front: Front::Go,
-            game: 7,
-            started: ended,
-            ended,
-            players: vec![
-                Player {
-                    name: "Ann".into(),
-                    colour: 1,
-                    score: Score(45.0),
-                },
-                Player {
-                    name: "Bob".into(),
-                    colour: 2,
-                    score: Score(36.5),
-                },
-            ],
-            winner: Some("Ann".into()),
-            places: None,
-            ending: Ending::Passes,
-            moves: 112,
-            size: Some(9),
-            rated: true,
-        };
+        let result = crate::results::result::sample_go(7, ended, 112);
         assert_eq!(
             results(&[Arc::new(result)]),
             "ENDED                 FRONT  GAME  SCORES            WINNER  ENDING  MOVES  RATED\n\

@@ -193,8 +193,7 @@ fn end_torn_line(file: &mut File) -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::front::Front;
-    use crate::results::result::{Ending, Player, Score, now};
+    use crate::results::result::{now, sample_go};
 
     fn temp_file(name: &str) -> PathBuf {
         let path =
@@ -204,30 +203,7 @@ mod tests {
     }
 
     fn result(game: u64) -> GameResult {
-        GameResult {
-            front: Front::Go,
-            game,
-            started: now(),
-            ended: now(),
-            players: vec![
-                Player {
-                    name: "Ann".into(),
-                    colour: 1,
-                    score: Score(45.0),
-                },
-                Player {
-                    name: "Bob".into(),
-                    colour: 2,
-                    score: Score(36.5),
-                },
-            ],
-            winner: Some("Ann".into()),
-            places: None,
-            ending: Ending::Passes,
-            moves: 80,
-            size: Some(9),
-            rated: true,
-        }
+        sample_go(game, now(), 80)
     }
 
     #[test]

@@ -319,6 +319,30 @@ pub fn at(time: std::time::SystemTime) -> OffsetDateTime {
     time.replace_nanosecond(0).unwrap_or(time)
 }
 
+/// Ann (black, 45) beat Bob (white, 36.5) by two passes on 9x9: the result the tests
+/// of its readers and writers share.
+#[cfg(test)]
+pub(crate) fn sample_go(game: u64, ended: OffsetDateTime, moves: u32) -> GameResult {
+    let player = |name: &str, colour, score| Player {
+        name: name.into(),
+        colour,
+        score: Score(score),
+    };
+    GameResult {
+        front: Front::Go,
+        game,
+        started: ended,
+        ended,
+        players: vec![player("Ann", 1, 45.0), player("Bob", 2, 36.5)],
+        winner: Some("Ann".into()),
+        places: None,
+        ending: Ending::Passes,
+        moves,
+        size: Some(9),
+        rated: true,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
