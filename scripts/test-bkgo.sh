@@ -105,6 +105,9 @@ expect cat "Pass"
 result="Dialog: Game over: both players passed. Area score: black 25, white 0 (komi 0): Ann (black) wins by 25"
 expect_both ann bob "$result"
 expect cat "$result"
+# The record is written by the records thread, after the room has moved on: wait for
+# its log line, then look at the file.
+expect_log "bkgo game 1: record written to $WORK/records/bkgo-"
 compgen -G "$WORK/records/bkgo-*-1.sgf" >/dev/null || fail "no record of the finished game in --records"
 
 # Quitting with your own ID: you leave, the room hears goodbye, and your seat goes to
