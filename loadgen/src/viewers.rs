@@ -162,12 +162,18 @@ pub(crate) fn watch(web: SocketAddr, count: usize, games: u32, seconds: u64) {
             let slots = games.max(1);
             let mut game = viewer as u32 % slots + 1;
             thread::spawn(move || {
+                // Until its game exists, a viewer asks again after a pause that doubles
+                // up to half a second: a browser's page does not reconnect faster, and
+                // 100 viewers asking 20 times a second would measure the cost of
+                // refused requests rather than of watching.
+                let mut pause = Duration::from_millis(50);
                 while !stop.load(Ordering::SeqCst) {
-                    // Wait for the game to exist.
                     let Some(mut stream) = open_stream(web, &format!("/events/go/{game}")) else {
-                        thread::sleep(Duration::from_millis(50));
+                        thread::sleep(pause);
+                        pause = (pause * 2).min(Duration::from_millis(500));
                         continue;
                     };
+                    pause = Duration::from_millis(50);
                     connected.fetch_add(1, Ordering::SeqCst);
                     let _ = stream
                         .get_ref()
