@@ -81,6 +81,9 @@ pub enum TableEvent {
     Reached(Ticket),
     /// The practice bot joins the lobby under this granted name, ready.
     SeatBot(PlayerName),
+    /// Unit tests only: a bug in the loop, to check that it ends this table alone.
+    #[cfg(test)]
+    Panic,
 }
 
 /// Why the practice bot cannot take a seat at a table (the console's `bot s3`).

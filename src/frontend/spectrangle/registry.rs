@@ -783,10 +783,12 @@ fn free_default_name(state: &State) -> LobbyName {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::frontend::spectrangle::protocol;
     use crate::net::OutboxLimits;
     use crate::net::flusher::Flusher;
     use crate::settings::Settings;
     use crate::shutdown::Shutdown;
+    use std::io::{BufRead, BufReader};
     use std::net::{TcpListener, TcpStream};
 
     /// A command that passed the state check can find its table gone (the game ended
@@ -814,5 +816,82 @@ mod tests {
             message,
             "You are not in a lobby, so READY is not possible: send JOIN <name> first"
         );
+    }
+
+    /// A bug in the loop of a game in play ends it as any other ending does: SCORE
+    /// with the points so far, the players free to JOIN again, and the game filed
+    /// among the results as `error`, not rated.
+    #[test]
+    fn a_panic_in_a_game_in_play_files_it_as_an_error() {
+        let settings = Settings {
+            seed: Some(1),
+            ..Settings::default()
+        };
+        let registry = Registry::new(Context::standalone(settings, Shutdown::new()));
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+        let flusher = Arc::new(Flusher::default());
+        let (mut conns, mut readers) = (Vec::new(), Vec::new());
+        for id in 1..=2 {
+            let client = TcpStream::connect(listener.local_addr().expect("addr")).expect("connect");
+            client
+                .set_read_timeout(Some(std::time::Duration::from_secs(20)))
+                .expect("timeout");
+            let (socket, peer) = listener.accept().expect("accept");
+            let conn = Connection::new(
+                ConnId(id),
+                socket,
+                peer,
+                OutboxLimits::default(),
+                Arc::clone(&flusher),
+            )
+            .expect("connection");
+            registry.connect(&conn);
+            conns.push(conn);
+            readers.push(BufReader::new(client));
+        }
+        let say =
+            |player: usize, line: &str| registry.dispatch(&conns[player], protocol::parse(line));
+        say(0, "JOIN Ann");
+        say(1, "JOIN Bob");
+        say(0, "READY");
+        say(1, "READY");
+        say(1, "MOVE_PLAY GGG0 0");
+        let mut read_to = |player: usize, wanted: &str| -> Vec<String> {
+            let mut lines = Vec::new();
+            loop {
+                let mut line = String::new();
+                if let Err(e) = readers[player].read_line(&mut line) {
+                    panic!("{wanted:?} was expected after {lines:?}: {e}");
+                }
+                lines.push(line.trim_end().to_string());
+                if line.trim_end() == wanted {
+                    return lines;
+                }
+            }
+        };
+        for player in 0..2 {
+            read_to(player, "TILE Bob GGB0");
+        }
+
+        let inbox = registry.inbox(TableId(1)).expect("table 1 is live");
+        assert!(inbox.post(TableEvent::Panic).is_ok());
+        for player in 0..2 {
+            let lines = read_to(player, "SCORE Bob,6 Ann,0");
+            assert_eq!(
+                lines,
+                ["SCORE Bob,6 Ann,0"],
+                "nothing but SCORE after the panic"
+            );
+        }
+        let results = registry.context.results.recent(10);
+        let [result] = results.as_slice() else {
+            panic!("one result was expected: {results:?}");
+        };
+        assert_eq!(result.ending, crate::results::Ending::Error);
+        assert_eq!(result.moves, 1);
+        assert!(!result.rated, "an error is never rated");
+        // Both are free again: JOIN opens a new lobby.
+        say(0, "JOIN Ann");
+        assert_eq!(read_to(0, "LOBBY Ann"), ["LOBBY Ann"]);
     }
 }

@@ -735,8 +735,10 @@ fn grant_name(state: &mut RegistryState, conn: &Connection, wanted: &str) -> Str
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::frontend::go::protocol::command;
     use crate::net::OutboxLimits;
     use crate::net::flusher::Flusher;
+    use crate::results::Ending;
     use crate::settings::Settings;
     use crate::shutdown::Shutdown;
     use std::io::{BufRead, BufReader};
@@ -816,5 +818,49 @@ mod tests {
         assert!(ann_route.free_since().is_some());
         assert!(registry.handshake(&ann_conn, "Ann").is_ok());
         assert_eq!(line(&mut ann), "ACKNOWLEDGE_HANDSHAKE+2+1");
+    }
+
+    /// A bug in the loop of a game in play ends it as any other ending does: the
+    /// players get GAME_FINISHED with the board's score and no winner, and the round
+    /// is filed among the results as `error`, not rated.
+    #[test]
+    fn a_panic_in_a_game_in_play_files_it_as_an_error() {
+        let registry = Registry::new(Context::standalone(Settings::default(), Shutdown::new()));
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+        let (mut ann, ann_conn, ann_route) = client(&registry, &listener, 1);
+        let (mut bob, bob_conn, _) = client(&registry, &listener, 2);
+        assert!(registry.handshake(&ann_conn, "Ann").is_ok());
+        assert_eq!(line(&mut ann), "ACKNOWLEDGE_HANDSHAKE+1+1");
+        assert!(line(&mut ann).starts_with("REQUEST_CONFIG+"));
+        assert!(registry.handshake(&bob_conn, "Bob").is_ok());
+        assert_eq!(line(&mut bob), "ACKNOWLEDGE_HANDSHAKE+1+0");
+        registry.dispatch_on(&ann_route, &ann_conn, command::parse("SET_CONFIG+1+1+5"));
+        assert_eq!(
+            line(&mut ann),
+            "ACKNOWLEDGE_CONFIG+Ann+1+5+PLAYING;1;0000000000000000000000000+Bob"
+        );
+        assert_eq!(
+            line(&mut bob),
+            "ACKNOWLEDGE_CONFIG+Bob+2+5+PLAYING;1;0000000000000000000000000+Ann"
+        );
+        registry.dispatch_on(&ann_route, &ann_conn, command::parse("MOVE+1+Ann+12"));
+        let moved = "ACKNOWLEDGE_MOVE+1+12;1+PLAYING;2;0000000000001000000000000";
+        assert_eq!(line(&mut ann), moved);
+        assert_eq!(line(&mut bob), moved);
+
+        let inbox = registry.game_inbox(GameId(1)).expect("game 1 is live");
+        assert!(inbox.post(GameEvent::Panic).is_ok());
+        let told = "GAME_FINISHED+1++25;0+Internal server error: the game was stopped";
+        assert_eq!(line(&mut ann), told);
+        assert_eq!(line(&mut bob), told);
+        let results = registry.context.results.recent(10);
+        let [result] = results.as_slice() else {
+            panic!("one result was expected: {results:?}");
+        };
+        assert_eq!(result.ending, Ending::Error);
+        assert_eq!(result.winner, None);
+        assert_eq!(result.moves, 1);
+        assert!(!result.rated, "an error is never rated");
+        assert!(ann_route.free_since().is_some());
     }
 }

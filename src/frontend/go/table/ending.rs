@@ -1,7 +1,7 @@
 //! Endings: by score (two passes or the move limit), by departure, by a clock, by
 //! shutdown; and what every ending does (GAME_FINISHED, the record, the log).
 
-use super::{GameConfig, Occupant, Phase, Table, deadline_in, random_colour};
+use super::{GameConfig, INTERNAL_ERROR, Occupant, Phase, Table, deadline_in, random_colour};
 use crate::engine::go::Colour;
 use crate::engine::sgf::{self, RecordInfo};
 use crate::front::Front;
@@ -166,6 +166,25 @@ impl Table {
             Phase::Gathering | Phase::Over => {}
         }
         self.phase = Phase::Over;
+    }
+
+    /// After a panic in the loop (caught by `run`): a round in play ends void, filed
+    /// among the results as `error` (never rated) and recorded, and its players get
+    /// GAME_FINISHED with the board's score, as for any other ending; the console and
+    /// the web board show the game stopped, not playing for ever. True when the
+    /// players were told.
+    pub(super) fn stop_after_internal_error(&mut self) -> bool {
+        let in_play = self.phase == Phase::Playing && self.game.is_some();
+        if in_play {
+            self.announce_end(None, INTERNAL_ERROR.into(), "Void", Ending::Error);
+        } else {
+            self.ended_with = Some(INTERNAL_ERROR.into());
+            self.summary.lock().result = Some(INTERNAL_ERROR.into());
+        }
+        self.phase = Phase::Over;
+        self.deadline = None;
+        self.publish();
+        in_play
     }
 
     /// GAME_FINISHED to both with the board's area score, after a log line, the

@@ -32,6 +32,9 @@ use std::panic::{self, AssertUnwindSafe};
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
+/// What the players of a game stopped by a bug in its loop are told.
+const INTERNAL_ERROR: &str = "Internal server error: the game was stopped";
+
 mod bot;
 mod ending;
 mod gathering;
@@ -115,8 +118,8 @@ pub fn spawn(
 }
 
 /// Runs game `id` until it is over, then answers what is left in its inbox where each
-/// event belongs now. A panic inside ends this game only: its players are told and
-/// freed.
+/// event belongs now. A panic inside ends this game only: a round in play is filed
+/// among the results as `error`, and its players are told and freed.
 fn run(
     id: GameId,
     matchmaker: &Arc<dyn Matchmaker>,
@@ -125,23 +128,33 @@ fn run(
     summary: Arc<Mutex<GameSummary>>,
     arranged: Option<Arranged>,
 ) {
+    let mut table = Table::new(id, Arc::clone(matchmaker), context, summary);
     let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
-        let mut table = Table::new(id, Arc::clone(matchmaker), context, summary);
         if let Some(arranged) = arranged {
             table.arrange(arranged);
         }
         table.serve(events);
     }));
-    let players = matchmaker.close_game(id);
+    let mut players_told = false;
     if outcome.is_err() {
         log::error!("game {id}: internal error, game stopped");
+        // The table's state may be half-changed by the panic: ending the round from
+        // it is tried once, and the players are told below if that fails too.
+        match panic::catch_unwind(AssertUnwindSafe(|| table.stop_after_internal_error())) {
+            Ok(told) => players_told = told,
+            Err(_) => log::error!("game {id}: its round could not be ended and filed either"),
+        }
+    }
+    drop(table);
+    let players = matchmaker.close_game(id);
+    if outcome.is_err() && !players_told {
         for conn in &players {
             let _ = conn.send(&ServerMessage::GameFinished {
                 game_id: id,
                 winner: None,
                 black_score: "0".into(),
                 white_score: "0".into(),
-                message: "Internal server error: the game was stopped".into(),
+                message: INTERNAL_ERROR.into(),
             });
         }
     }
@@ -324,7 +337,7 @@ impl Table {
 
     /// The loop: one event, timer, bot answer or shutdown at a time, until the game
     /// is over.
-    fn serve(mut self, events: &Receiver<GameEvent>) {
+    fn serve(&mut self, events: &Receiver<GameEvent>) {
         let shutdown = self.context.shutdown.signal();
         while self.phase != Phase::Over {
             let timer = self.deadline.map(at).unwrap_or_else(never);

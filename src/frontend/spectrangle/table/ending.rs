@@ -48,6 +48,16 @@ impl Table {
         }
     }
 
+    /// After a panic in the loop (caught by `run`): a game in play ends as any other
+    /// ending does (SCORE to its players, who are free to JOIN again), filed among
+    /// the results as `error`, never rated; a lobby just closes.
+    pub(super) fn stop_after_internal_error(&mut self) {
+        match self.phase {
+            Phase::Playing => self.end("internal server error", Ending::Error, None),
+            Phase::Lobby | Phase::Over => self.phase = Phase::Over,
+        }
+    }
+
     /// Files the game among the results: the seats in turn order with their points,
     /// the places, every turn taken (placements, swaps, skips) as a move.
     fn record_result(&self, scores: &[(String, u32)], ending: Ending) {

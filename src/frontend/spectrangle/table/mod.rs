@@ -71,7 +71,8 @@ pub fn spawn(
 }
 
 /// Runs table `id` until its lobby empties or its game is over, then answers what is
-/// left in its inbox. A panic inside ends this table only: its players are told.
+/// left in its inbox. A panic inside ends this table only: a game in play is filed
+/// among the results as `error`, and its players are told.
 fn run(
     id: TableId,
     registrar: &Arc<dyn Registrar>,
@@ -79,12 +80,19 @@ fn run(
     events: &Receiver<TableEvent>,
     summary: Arc<Mutex<Summary>>,
 ) {
-    let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
-        Table::new(id, Arc::clone(registrar), context, summary).serve(events);
-    }));
-    let players = registrar.close_game(id);
+    let mut table = Table::new(id, Arc::clone(registrar), context, summary);
+    let outcome = panic::catch_unwind(AssertUnwindSafe(|| table.serve(events)));
     if outcome.is_err() {
         log::error!("spectrangle table {id}: internal error, table stopped");
+        // The table's state may be half-changed by the panic: ending the game from it
+        // is tried once; whoever it did not free is told below.
+        if panic::catch_unwind(AssertUnwindSafe(|| table.stop_after_internal_error())).is_err() {
+            log::error!("spectrangle table {id}: its game could not be ended and filed either");
+        }
+    }
+    drop(table);
+    let players = registrar.close_game(id);
+    if outcome.is_err() {
         let message = ServerMessage::error(
             super::protocol::ErrorCode::Generic,
             "Internal server error: your game was stopped; JOIN to play again",
@@ -185,7 +193,7 @@ impl Table {
     }
 
     /// The loop: one event, timer or shutdown at a time, until the table is done.
-    fn serve(mut self, events: &Receiver<TableEvent>) {
+    fn serve(&mut self, events: &Receiver<TableEvent>) {
         let shutdown = self.context.shutdown.signal();
         while self.phase != Phase::Over {
             let timer = self.deadline.map(at).unwrap_or_else(never);
@@ -221,6 +229,8 @@ impl Table {
                 self.answered(ticket);
             }
             TableEvent::SeatBot(name) => self.seat_bot(name),
+            #[cfg(test)]
+            TableEvent::Panic => panic!("a bug in table {}", self.id),
             TableEvent::Ready(conn) => {
                 self.ready.insert(conn);
             }
