@@ -743,7 +743,7 @@ mod tests {
     use crate::shutdown::Shutdown;
     use std::io::{BufRead, BufReader};
     use std::net::{TcpListener, TcpStream};
-    use std::time::Duration;
+    use std::time::{Duration, Instant};
 
     #[test]
     fn a_handshake_during_shutdown_is_refused_with_a_reason() {
@@ -861,6 +861,12 @@ mod tests {
         assert_eq!(result.winner, None);
         assert_eq!(result.moves, 1);
         assert!(!result.rated, "an error is never rated");
-        assert!(ann_route.free_since().is_some());
+        // The loop frees its players once the round is filed (a line sent meanwhile
+        // is answered where it belongs then, as after any ending).
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while ann_route.free_since().is_none() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        assert!(ann_route.free_since().is_some(), "Ann is free again");
     }
 }
