@@ -12,9 +12,6 @@ use std::path::{Path, PathBuf};
 /// a kilobyte; a longer line is not one of ours and is skipped without being held.
 pub const LINE_LIMIT: usize = 64 * 1024;
 
-/// Lines skipped with a warning of their own; past these, one line counts the rest.
-const WARNINGS_SHOWN: usize = 10;
-
 /// The results file, open for appending.
 pub struct ResultsFile {
     path: PathBuf,
@@ -25,8 +22,9 @@ pub struct ResultsFile {
 pub struct ReadBack {
     /// The results, in the file's order.
     pub results: Vec<GameResult>,
-    /// Lines that were not results.
-    pub skipped: usize,
+    /// Lines that were not results: each one's number (from 1) and why, each also
+    /// logged as a warning.
+    pub skipped: Vec<(usize, String)>,
 }
 
 impl ResultsFile {
@@ -106,7 +104,7 @@ fn read_back(file: &mut File, path: &Path) -> io::Result<ReadBack> {
     file.seek(SeekFrom::Start(0))?;
     let mut reader = BufReader::new(file);
     let mut results = Vec::new();
-    let mut skipped = 0;
+    let mut skipped = Vec::new();
     let mut number = 0;
     let mut bytes = Vec::new();
     loop {
@@ -124,7 +122,7 @@ fn read_back(file: &mut File, path: &Path) -> io::Result<ReadBack> {
         } else {
             match std::str::from_utf8(&bytes) {
                 Err(_) => Some("not UTF-8 text".to_string()),
-                Ok(text) if text.trim().is_empty() => None,
+                Ok(text) if text.trim().is_empty() => Some("a blank line".to_string()),
                 Ok(text) => match GameResult::from_json_line(text.trim_end()) {
                     Ok(result) => {
                         results.push(result);
@@ -135,21 +133,12 @@ fn read_back(file: &mut File, path: &Path) -> io::Result<ReadBack> {
             }
         };
         if let Some(problem) = problem {
-            skipped += 1;
-            if skipped <= WARNINGS_SHOWN {
-                log::warn!(
-                    "results file {}: line {number} skipped: {problem}",
-                    path.display()
-                );
-            }
+            log::warn!(
+                "results file {}: line {number} skipped: {problem}",
+                path.display()
+            );
+            skipped.push((number, problem));
         }
-    }
-    if skipped > WARNINGS_SHOWN {
-        log::warn!(
-            "results file {}: {} more lines skipped",
-            path.display(),
-            skipped - WARNINGS_SHOWN
-        );
     }
     Ok(ReadBack { results, skipped })
 }
@@ -206,6 +195,33 @@ mod tests {
         sample_go(game, now(), 80)
     }
 
+    fn lines_of(skipped: &[(usize, String)]) -> Vec<usize> {
+        skipped.iter().map(|(line, _)| *line).collect()
+    }
+
+    /// ARENA.md: every line that is not a result is skipped with a warning naming it,
+    /// however many there are (a hand edit's blank line too).
+    #[test]
+    fn every_line_that_is_not_a_result_is_named() {
+        let path = temp_file("many");
+        let mut text = String::new();
+        for line in 1..=30 {
+            match line {
+                5 => text.push_str(&result(5).to_json_line()),
+                6 => text.push_str("   "),
+                _ => text.push_str("junk"),
+            }
+            text.push('\n');
+        }
+        std::fs::write(&path, text).expect("writes");
+        let (_, read) = ResultsFile::open(&path).expect("opens");
+        assert_eq!(read.results.len(), 1);
+        let expected: Vec<usize> = (1..=30).filter(|line| *line != 5).collect();
+        assert_eq!(lines_of(&read.skipped), expected);
+        assert_eq!(read.skipped[4], (6, "a blank line".to_string()));
+        let _ = std::fs::remove_file(&path);
+    }
+
     #[test]
     fn appended_results_are_read_back_in_order() {
         let path = temp_file("append");
@@ -217,7 +233,8 @@ mod tests {
         drop(file);
         let (_, read) = ResultsFile::open(&path).expect("opens again");
         let games: Vec<u64> = read.results.iter().map(|r| r.game).collect();
-        assert_eq!((games, read.skipped), (vec![1, 2, 3], 0));
+        assert_eq!(games, vec![1, 2, 3]);
+        assert!(read.skipped.is_empty());
         let _ = std::fs::remove_file(&path);
     }
 
@@ -228,11 +245,13 @@ mod tests {
         let torn = &result(2).to_json_line()[..40];
         std::fs::write(&path, format!("{whole}\n{torn}")).expect("writes");
         let (file, read) = ResultsFile::open(&path).expect("opens");
-        assert_eq!((read.results.len(), read.skipped), (1, 1));
+        assert_eq!(read.results.len(), 1);
+        assert_eq!(lines_of(&read.skipped), [2]);
         file.append(&result(3)).expect("appends");
         let (_, read) = ResultsFile::open(&path).expect("opens again");
         let games: Vec<u64> = read.results.iter().map(|r| r.game).collect();
-        assert_eq!((games, read.skipped), (vec![1, 3], 1));
+        assert_eq!(games, vec![1, 3]);
+        assert_eq!(lines_of(&read.skipped), [2]);
         let _ = std::fs::remove_file(&path);
     }
 
@@ -246,8 +265,15 @@ mod tests {
         bytes.push(b'\n');
         std::fs::write(&path, bytes).expect("writes");
         let (_, read) = ResultsFile::open(&path).expect("opens");
-        assert_eq!((read.results.len(), read.skipped), (1, 2));
+        assert_eq!(read.results.len(), 1);
         assert_eq!(read.results[0].game, 9);
+        assert_eq!(
+            read.skipped,
+            [
+                (1, "not UTF-8 text".to_string()),
+                (2, "longer than 64 KiB".to_string())
+            ]
+        );
         let _ = std::fs::remove_file(&path);
     }
 

@@ -77,14 +77,17 @@ impl Results {
         let (file, read_back) = ResultsFile::open(path)?;
         let mut book = Book::default();
         let count = read_back.results.len();
-        for result in read_back.results {
+        for mut result in read_back.results {
+            // The rules decide, not the line: a hand edit cannot rate a shutdown.
+            result.rated = result.should_be_rated();
             book.add(result);
         }
         log::info!(
             "results file {}: {count} results read back{}",
             path.display(),
-            match read_back.skipped {
+            match read_back.skipped.len() {
                 0 => String::new(),
+                1 => ", 1 line skipped".to_string(),
                 n => format!(", {n} lines skipped"),
             }
         );
@@ -218,6 +221,28 @@ mod tests {
             results.meetings().times_met("Bob", "Ann")
         );
         assert!(again.recent(1)[0].rated, "rated is decided when recorded");
+        let _ = std::fs::remove_file(&path);
+    }
+
+    /// A hand-edited line cannot rate what the rules do not: rated is decided again
+    /// when the file is read back.
+    #[test]
+    fn reading_back_decides_again_what_is_rated() {
+        let path = std::env::temp_dir().join(format!("goserver-rated-{}", std::process::id()));
+        let mut shutdown = result(1, "Ann", "Bob");
+        shutdown.ending = Ending::Shutdown;
+        shutdown.rated = true;
+        let mut passes = result(2, "Ann", "Bob");
+        passes.rated = false;
+        let text = format!("{}\n{}\n", shutdown.to_json_line(), passes.to_json_line());
+        std::fs::write(&path, text).expect("writes");
+        let results = Results::open(&path).expect("opens");
+        let rated: Vec<(u64, bool)> = results
+            .recent(2)
+            .iter()
+            .map(|r| (r.game, r.rated))
+            .collect();
+        assert_eq!(rated, [(2, true), (1, false)]);
         let _ = std::fs::remove_file(&path);
     }
 
