@@ -121,10 +121,10 @@ pub struct Options {
     #[arg(long)]
     pub arena: bool,
     /// Board size of the arena's games, 2 to --max-board-size.
-    #[arg(long, default_value_t = DEFAULT_ARENA_SIZE as u16, value_name = "N")]
+    #[arg(long, default_value_t = DEFAULT_ARENA_SIZE as u16, value_name = "N", value_parser = parse_arena_size)]
     pub arena_size: u16,
     /// Seconds between the arena's pairing rounds (at least 1).
-    #[arg(long, default_value_t = DEFAULT_ARENA_ROUND_SECONDS, value_name = "S", value_parser = clap::value_parser!(u64).range(1..=MAX_TIMEOUT_SECONDS))]
+    #[arg(long, default_value_t = DEFAULT_ARENA_ROUND_SECONDS, value_name = "S", value_parser = parse_arena_round)]
     pub arena_round: u64,
 }
 
@@ -232,6 +232,26 @@ fn parse_max_clients(text: &str) -> Result<usize, String> {
         Ok(n) if n >= 1 => Ok(n),
         _ => Err(format!(
             "'{text}' is not a number of clients: use a whole number of at least 1"
+        )),
+    }
+}
+
+/// An `--arena-size` within the sizes any board may have; `arena_settings` then holds it
+/// to `--max-board-size`.
+fn parse_arena_size(text: &str) -> Result<u16, String> {
+    match text.parse::<u16>() {
+        Ok(n) if (MIN_SIZE..=MAX_SIZE).contains(&usize::from(n)) => Ok(n),
+        _ => Err(format!(
+            "'{text}' is not a board size the arena can use: give a size from {MIN_SIZE} to --max-board-size (at most {MAX_SIZE})"
+        )),
+    }
+}
+
+fn parse_arena_round(text: &str) -> Result<u64, String> {
+    match text.parse::<u64>() {
+        Ok(n) if (1..=MAX_TIMEOUT_SECONDS).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "'{text}' is not a time between pairing rounds: give a whole number of seconds, at least 1 (at most {MAX_TIMEOUT_SECONDS}, a week)"
         )),
     }
 }

@@ -478,15 +478,27 @@ fn bad_arena_flags_and_an_unusable_results_file_stop_the_server_with_status_2() 
     for (args, says) in [
         (
             vec!["--arena", "--arena-size", "1"],
-            "--arena-size 1 is not a board size the arena can use: give a size from 2 to 19 (--max-board-size)",
+            "invalid value '1' for '--arena-size <N>': '1' is not a board size the arena can use: give a size from 2 to --max-board-size (at most 25)",
         ),
         (
-            vec!["--arena", "--arena-size", "99"],
-            "--arena-size 99 is not a board size the arena can use: give a size from 2 to 19 (--max-board-size)",
+            vec!["--arena-size", "99"],
+            "invalid value '99' for '--arena-size <N>': '99' is not a board size the arena can use: give a size from 2 to --max-board-size (at most 25)",
+        ),
+        (
+            vec!["--arena", "--arena-size", "nine"],
+            "invalid value 'nine' for '--arena-size <N>': 'nine' is not a board size the arena can use: give a size from 2 to --max-board-size (at most 25)",
+        ),
+        (
+            vec!["--arena", "--max-board-size", "9", "--arena-size", "13"],
+            "--arena-size 13 is not a board size the arena can use: give a size from 2 to 9 (--max-board-size)",
         ),
         (
             vec!["--arena", "--arena-round", "0"],
-            "invalid value '0' for '--arena-round <S>': 0 is not in 1..=604800",
+            "invalid value '0' for '--arena-round <S>': '0' is not a time between pairing rounds: give a whole number of seconds, at least 1 (at most 604800, a week)",
+        ),
+        (
+            vec!["--arena", "--arena-round", "1.5"],
+            "invalid value '1.5' for '--arena-round <S>': '1.5' is not a time between pairing rounds: give a whole number of seconds, at least 1 (at most 604800, a week)",
         ),
         (
             vec!["--results", dir_text.as_str()],
