@@ -24,6 +24,9 @@ send bob "HANDSHAKE+Bob"
 expect_both ann bob "ACKNOWLEDGE_HANDSHAKE+1+0"
 expect bob "ACKNOWLEDGE_CONFIG+Bob+2+3+PLAYING;1;000000000+Ann"
 expect ann "ACKNOWLEDGE_CONFIG+Ann+1+3+PLAYING;1;000000000+Bob"
+# The console's `arena` lists the games on the board, with their colours now (the
+# game publishes its state just after its lines: asked again until it shows).
+console_poll "arena" "^on the board: game 1 Ann \(black\) vs Bob \(white\), playing$"
 
 # Game 1: Ann (black) takes the centre, Bob passes, Ann passes: Ann wins the board.
 send ann "MOVE+1+Ann+4"
@@ -45,6 +48,7 @@ send ann "SET_REMATCH+1"
 expect_both ann bob "ACKNOWLEDGE_REMATCH+1"
 expect bob "ACKNOWLEDGE_CONFIG+Bob+1+3+PLAYING;1;000000000+Ann"
 expect ann "ACKNOWLEDGE_CONFIG+Ann+2+3+PLAYING;1;000000000+Bob"
+console_poll "arena" "^on the board: game 1 Bob \(black\) vs Ann \(white\), playing$"
 
 # Game 2 (game 1's rematch): Bob is black now, and wins the same way.
 send bob "MOVE+1+Bob+4"
@@ -77,6 +81,8 @@ console "arena"
 expect_console_contains "GO! arena: 3x3, komi 0, a round every 1 s;"
 expect_console_contains "waiting: nobody"
 expect_console_contains "latest round: game 1 Ann (black) vs Bob (white)"
+# The game left the board when Ann said no to another rematch.
+console_poll "arena" "^on the board: no games$"
 console "arena frobnicate"
 expect_console_contains "'frobnicate' is not an arena action: use 'arena', 'arena pause' or 'arena resume'"
 

@@ -334,6 +334,13 @@ impl Registry {
     /// `None` when the arena is off.
     pub fn arena(&self, action: ArenaAction) -> Option<String> {
         let mut state = self.state.lock();
+        // Every game of an arena server is the arena's: rounds' games, their
+        // rematches (colours swapped) and games against the practice bot.
+        let on_board: Vec<String> = state
+            .games
+            .values()
+            .map(|entry| on_board(&entry.summary.lock()))
+            .collect();
         let arena = state.arena.as_mut()?;
         let answer = match action {
             ArenaAction::Pause if arena.paused => "the arena is already paused".to_string(),
@@ -356,7 +363,7 @@ impl Registry {
                         .as_secs()
                 )
             }
-            ArenaAction::Show => describe(arena, &self.context.settings),
+            ArenaAction::Show => describe(arena, &self.context.settings, &on_board),
         };
         Some(answer)
     }
@@ -423,8 +430,27 @@ fn pair_round(
     games
 }
 
-/// The `arena` answer: the game, the rounds, who waits, this round's games.
-fn describe(arena: &Arena, settings: &Settings) -> String {
+/// A game on the board as `arena` lists it: `game 3 Ann (black) vs Bob (white),
+/// playing`, with the colours of its current round.
+fn on_board(summary: &GameSummary) -> String {
+    let seat = |(name, colour): &(String, Option<Colour>)| match colour {
+        Some(colour) => format!("{name} ({colour})"),
+        None => name.clone(),
+    };
+    let mut seats: Vec<&(String, Option<Colour>)> = summary.players.iter().collect();
+    seats.sort_by_key(|(_, colour)| *colour != Some(Colour::Black));
+    let names: Vec<String> = seats.into_iter().map(seat).collect();
+    format!(
+        "game {} {}, {}",
+        summary.id,
+        names.join(" vs "),
+        summary.status
+    )
+}
+
+/// The `arena` answer: the game, the rounds, who waits, the latest round's games and
+/// every game on the board now.
+fn describe(arena: &Arena, settings: &Settings, on_board: &[String]) -> String {
     let now = Instant::now();
     let size = arena.settings.size;
     let mut lines = vec![format!(
@@ -466,5 +492,10 @@ fn describe(arena: &Arena, settings: &Settings) -> String {
             .collect();
         lines.push(format!("latest round: {}", games.join(", ")));
     }
+    lines.push(if on_board.is_empty() {
+        "on the board: no games".to_string()
+    } else {
+        format!("on the board: {}", on_board.join("; "))
+    });
     lines.join("\n")
 }
