@@ -646,3 +646,88 @@ fn a_viewer_that_closes_its_page_frees_its_place_long_before_a_keep_alive() {
     let overview = request(web, b"GET / HTTP/1.1\r\nConnection: close\r\n\r\n");
     assert_eq!(overview.status, 200);
 }
+
+/// The fronts and ids of `/api/games`, in its order.
+fn listed(web: SocketAddr) -> Vec<String> {
+    get(web, "/api/games").json()["games"]
+        .as_array()
+        .expect("a list")
+        .iter()
+        .map(|g| format!("{}/{}", g["front"].as_str().unwrap_or("?"), g["id"]))
+        .collect()
+}
+
+/// Ann and Bob seated in the Bkgo room (their lines are not read).
+fn bkgo_room_of_two(server: &TestServer) -> Vec<Client> {
+    let mut seats = Vec::new();
+    for name in ["Ann", "Bob"] {
+        let mut client = Client::connect(server.addr_of(Protocol::Bkgo));
+        client.expect("BKGO-Server-version-0.6");
+        client.ask("BKGO-Client-version-1.0", "OK");
+        client.ask("join", "GimmeGoPlayer");
+        client.send(&format!("Player: {name}"));
+        seats.push(client);
+    }
+    seats
+}
+
+/// Waits until the Bkgo room shows `status` on the web.
+fn room_is(web: SocketAddr, status: &str) {
+    let wanted = format!(r#""status":"{status}""#);
+    let room = get_once(web, "/api/game/bkgo/1", |a| a.body.contains(&wanted));
+    assert!(room.body.contains(&wanted), "{}", room.body);
+}
+
+/// WEB.md: the Bkgo room starts "when it last became playing", so a NewBoard after a
+/// finished game puts it before a GO! game that started in between.
+#[test]
+fn the_bkgo_room_starts_again_at_a_new_board_after_a_finished_game() {
+    let server = TestServer::with_web(settings(), &[Protocol::Go, Protocol::Bkgo]);
+    let web = server.web();
+    let mut seats = bkgo_room_of_two(&server);
+    room_is(web, "playing");
+    // A GO! game starts after the room did: it is the newer, listed first.
+    let (_ann, _bob) = start_game(&server, 1, 5);
+    get_once(web, "/api/game/go/1", |a| {
+        a.body.contains(r#""status":"playing""#)
+    });
+    assert_eq!(listed(web), ["go/1", "bkgo/1"]);
+    // The room's game ends; its new board makes it playing again, after the GO! game.
+    seats[0].send("Pass");
+    // Bob's pass must come after Ann's: wait for the room to have it.
+    get_once(web, "/api/game/bkgo/1", |a| a.body.contains(r#""moves":1"#));
+    seats[1].send("Pass");
+    room_is(web, "finished");
+    seats[0].send("NewBoard");
+    room_is(web, "playing");
+    assert_eq!(listed(web), ["bkgo/1", "go/1"]);
+}
+
+/// WEB.md: the Bkgo room is always listed, however many games finish after it.
+#[test]
+fn the_bkgo_room_stays_listed_when_fifty_games_finish_after_it() {
+    let server = TestServer::with_web(settings(), &[Protocol::Go, Protocol::Bkgo]);
+    let web = server.web();
+    // The room's game ends first.
+    let mut seats = bkgo_room_of_two(&server);
+    room_is(web, "playing");
+    seats[0].send("Pass");
+    get_once(web, "/api/game/bkgo/1", |a| a.body.contains(r#""moves":1"#));
+    seats[1].send("Pass");
+    room_is(web, "finished");
+    // Then fifty-one GO! games end before they start: their leader leaves.
+    for game in 1..=51u32 {
+        let mut leader = server.connect();
+        leader.send(&format!("HANDSHAKE+L{game}"));
+        leader.expect(&format!("ACKNOWLEDGE_HANDSHAKE+{game}+1"));
+        drop(leader);
+        get_once(web, &format!("/api/game/go/{game}"), |a| {
+            a.body.contains(r#""status":"finished""#)
+        });
+    }
+    // The fifty newest finished games, and the room (finished before them all).
+    let games = listed(web);
+    assert_eq!(games.len(), 51, "{games:?}");
+    assert_eq!(games[50], "bkgo/1");
+    assert_eq!(get(web, "/api/game/bkgo/1").status, 200);
+}

@@ -8,7 +8,7 @@
 //! however many there are or however slow, and a viewer woken late reads only the
 //! latest snapshot: a burst of moves is coalesced for it.
 
-use super::snapshot::{GameKey, Snapshot, Status};
+use super::snapshot::{Front, GameKey, Snapshot, Status};
 use crossbeam_channel::{Receiver, Sender, bounded};
 use parking_lot::Mutex;
 use std::cmp::Reverse;
@@ -97,7 +97,9 @@ impl Live {
     /// shows nothing new. Never waits (see the module's doc).
     pub fn publish(&self, snapshot: Snapshot) {
         let key = snapshot.key();
-        let finished = snapshot.summary.status == Status::Finished;
+        // The Bkgo room is always listed (WEB.md): it never joins the finished games
+        // that make room for newer ones.
+        let finished = snapshot.summary.status == Status::Finished && key.front != Front::Bkgo;
         let mut board = self.board.lock();
         if board
             .games
@@ -109,11 +111,14 @@ impl Live {
         board.version += 1;
         let version = board.version;
         board.games.insert(key, (Arc::new(snapshot), version));
-        // A game is on the finished list once, and leaves it when it plays again (a
-        // GO! rematch, a new Bkgo board).
-        board.finished.retain(|k| *k != key);
-        if finished {
+        // A game is on the finished list once, in the order the games ended (a second
+        // finished snapshot, such as a GO! game's after its rematch was declined, keeps
+        // its place), and leaves it when it plays again (a GO! rematch).
+        let listed = board.finished.contains(&key);
+        if finished && !listed {
             board.finished.push_back(key);
+        } else if !finished && listed {
+            board.finished.retain(|k| *k != key);
         }
         while board.finished.len() > FINISHED_SHOWN {
             if let Some(old) = board.finished.pop_front() {
@@ -252,10 +257,14 @@ mod tests {
     use std::time::{Duration, SystemTime};
 
     fn snapshot(id: u32, status: Status, moves: usize, at: u64) -> Snapshot {
+        snapshot_of(Front::Go, id, status, moves, at)
+    }
+
+    fn snapshot_of(front: Front, id: u32, status: Status, moves: usize, at: u64) -> Snapshot {
         let when = Some(SystemTime::UNIX_EPOCH + Duration::from_secs(at));
         Snapshot::new(
             Summary {
-                front: Front::Go,
+                front,
                 id,
                 status,
                 players: Vec::new(),
@@ -333,5 +342,36 @@ mod tests {
         // A finished game that plays again leaves the finished list.
         live.publish(snapshot(52, Status::Playing, 0, 99));
         assert_eq!(live.games()[0].summary.id, 52);
+    }
+
+    /// WEB.md: the Bkgo room is always listed, however many games finish after it.
+    #[test]
+    fn the_bkgo_room_stays_on_the_board_when_fifty_games_end_after_it() {
+        let live = Live::new();
+        live.publish(snapshot_of(Front::Bkgo, 1, Status::Finished, 4, 1));
+        for id in 1..=FINISHED_SHOWN as u32 + 5 {
+            live.publish(snapshot(id, Status::Finished, 1, 10 + u64::from(id)));
+        }
+        let games = live.games();
+        assert_eq!(games.len(), FINISHED_SHOWN + 1);
+        assert!(games.iter().any(|s| s.summary.front == Front::Bkgo));
+    }
+
+    /// The finished games make room in the order they ended: a game that publishes
+    /// its end twice keeps its place.
+    #[test]
+    fn a_second_finished_snapshot_keeps_the_game_s_place() {
+        let live = Live::new();
+        live.publish(snapshot(1, Status::Finished, 5, 1));
+        for id in 2..=FINISHED_SHOWN as u32 {
+            live.publish(snapshot(id, Status::Finished, 1, u64::from(id)));
+        }
+        // Game 1 publishes its end again (a declined rematch): still the oldest.
+        live.publish(snapshot(1, Status::Finished, 6, 1));
+        live.publish(snapshot(99, Status::Finished, 1, 99));
+        assert!(
+            !ids(&live.games()).contains(&1),
+            "game 1 ended first, so it left first"
+        );
     }
 }

@@ -128,8 +128,10 @@ struct Room {
     brake: Brake,
     live: Arc<Live>,
     results: Arc<Results>,
-    /// Since when both seats are taken in this game, for the web board's order.
+    /// When the room last became playing (both seats taken, a game not over), for the
+    /// web board's order, and the status the web board last got.
     playing_since: Option<SystemTime>,
+    web_status: Option<crate::live::Status>,
     /// What the web board last got (see `view`).
     published: Option<Published>,
     /// The shared board.
@@ -167,6 +169,7 @@ impl Room {
             live: parts.live,
             results: parts.results,
             playing_since: None,
+            web_status: None,
             published: None,
             played_here: 0,
             number: 1,

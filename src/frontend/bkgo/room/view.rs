@@ -27,11 +27,15 @@ impl Room {
         }
         self.published = Some(mark);
         let status = self.web_status();
-        if status == live::Status::Playing && self.playing_since.is_none() {
+        // WEB.md: the room starts when it last became playing: when both seats are
+        // taken, and again at a NewBoard after a finished game. A seat that changes
+        // hands mid-game changes nothing.
+        if status == live::Status::Playing && self.web_status != Some(live::Status::Playing) {
             self.playing_since = Some(SystemTime::now());
-        } else if status != live::Status::Playing && status != live::Status::Finished {
+        } else if status == live::Status::Waiting {
             self.playing_since = None;
         }
+        self.web_status = Some(status);
         let players: Vec<live::Seat> = [Colour::Black, Colour::White]
             .into_iter()
             .filter_map(|colour| {
