@@ -11,8 +11,12 @@ use std::time::Duration;
 /// (414 or 431) and the connection closed.
 pub const HEAD_LIMIT: usize = 8 * 1024;
 
-/// The most headers a request may have (431 past it).
-const MAX_HEADERS: usize = 64;
+/// Headers parsed at first, on the stack: a browser sends about fifteen.
+const USUAL_HEADERS: usize = 64;
+
+/// The most headers that fit in [`HEAD_LIMIT`] (each line at least `a:` and a line
+/// end): a head with more is over the limit anyway, so only the size refuses a head.
+const MAX_HEADERS: usize = HEAD_LIMIT / 3;
 
 /// How long a connection may sit between requests, or in the middle of one, before it
 /// is closed (WEB.md: an idle keep-alive connection is closed after 30 s).
@@ -99,9 +103,16 @@ impl RequestReader {
         if self.buffer.is_empty() {
             return None;
         }
-        let mut headers = [httparse::EMPTY_HEADER; MAX_HEADERS];
-        let mut request = httparse::Request::new(&mut headers);
-        let length = match request.parse(&self.buffer) {
+        let mut usual = [httparse::EMPTY_HEADER; USUAL_HEADERS];
+        let mut many = Vec::new();
+        let mut request = httparse::Request::new(&mut usual);
+        let mut parsed = request.parse(&self.buffer);
+        if let Err(httparse::Error::TooManyHeaders) = parsed {
+            many.resize(MAX_HEADERS, httparse::EMPTY_HEADER);
+            request = httparse::Request::new(&mut many);
+            parsed = request.parse(&self.buffer);
+        }
+        let length = match parsed {
             Ok(httparse::Status::Complete(length)) => length,
             Ok(httparse::Status::Partial) => return None,
             Err(httparse::Error::TooManyHeaders) => {
@@ -122,7 +133,7 @@ impl RequestReader {
             "HEAD" => Method::Head,
             other => Method::Other(other.to_string()),
         };
-        let target = request.path.unwrap_or("/");
+        let target = origin_form(request.path.unwrap_or("/"));
         let (path, query) = match target.split_once('?') {
             Some((path, query)) => (path.to_string(), Some(query.to_string())),
             None => (target.to_string(), None),
@@ -151,6 +162,26 @@ impl RequestReader {
             query,
             keep_alive,
         }))
+    }
+}
+
+/// The path and query of a request target: an absolute-form target
+/// (`http://host/path`, which HTTP/1.1 servers must accept) loses its scheme and host.
+fn origin_form(target: &str) -> &str {
+    let scheme_ends = ["http://", "https://"]
+        .iter()
+        .find(|scheme| {
+            target
+                .get(..scheme.len())
+                .is_some_and(|start| start.eq_ignore_ascii_case(scheme))
+        })
+        .map(|scheme| scheme.len());
+    match scheme_ends {
+        Some(at) => {
+            let rest = &target[at..];
+            rest.find(['/', '?']).map_or("/", |path| &rest[path..])
+        }
+        None => target,
     }
 }
 
@@ -271,6 +302,31 @@ mod tests {
                 keep_alive: true,
             }
         );
+    }
+
+    #[test]
+    fn an_absolute_form_target_is_its_path() {
+        for (target, path) in [
+            ("http://lab:8003/healthz", "/healthz"),
+            ("HTTP://lab", "/"),
+            ("https://lab/api/results?limit=2", "/api/results"),
+            ("/game/go/1", "/game/go/1"),
+        ] {
+            let Some(Next::Request(request)) = parse(&format!("GET {target} HTTP/1.1\r\n\r\n"))
+            else {
+                panic!("a request: {target}");
+            };
+            assert_eq!(request.path, path, "{target}");
+        }
+    }
+
+    /// Only the size of a head refuses it: a small head of many short headers is a
+    /// request like any other.
+    #[test]
+    fn many_short_headers_within_the_limit_are_a_request() {
+        let head = format!("GET / HTTP/1.1\r\n{}\r\n", "a: b\r\n".repeat(1000));
+        assert!(head.len() < HEAD_LIMIT);
+        assert!(matches!(parse(&head), Some(Next::Request(_))));
     }
 
     #[test]
