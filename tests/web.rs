@@ -203,6 +203,21 @@ fn each_route_answers_as_web_md_says_after_real_games() {
     let mut dan = Client::connect(spectrangle);
     dan.ask("JOIN Dan", "LOBBY Cat Dan");
     cat.expect("LOBBY Cat Dan");
+    // A lobby: its seats in the order of arrival, every tile still in the bag.
+    let lobby = get_once(web, "/api/game/spectrangle/1", |a| a.body.contains("Dan"));
+    let lobby = lobby.json();
+    assert_eq!(lobby["status"], "waiting");
+    let seats: Vec<(&Value, &Value)> = lobby["players"]
+        .as_array()
+        .expect("players")
+        .iter()
+        .map(|p| (&p["name"], &p["colour"]))
+        .collect();
+    assert_eq!(
+        seats,
+        [(&json!("Cat"), &json!(1)), (&json!("Dan"), &json!(2))]
+    );
+    assert_eq!((&lobby["bag"], &lobby["moves"]), (&json!(36), &json!(0)));
     cat.send("READY");
     dan.send("READY");
     cat.expect_prefix("START ");

@@ -2,7 +2,7 @@
 //! published after every change, and a detailed view on request.
 
 use super::{Phase, Table};
-use crate::engine::spectrangle::{Game, Location};
+use crate::engine::spectrangle::{Game, Location, Tile};
 use crate::frontend::spectrangle::summary::{Status, TableView};
 use crate::live::{
     self, Bonus, Detail, Front, GameKey, Snapshot, SpectrangleBoard, SpectranglePlayer,
@@ -38,11 +38,9 @@ impl Table {
             Phase::Playing => live::Status::Playing,
             Phase::Over => live::Status::Finished,
         };
-        let seat = |index: usize| {
-            self.game
-                .as_ref()
-                .and_then(|_| u8::try_from(index + 1).ok())
-        };
+        // The seat, 1 to 4: in the lobby the order of arrival, from START the turn
+        // order (the seats are put in it when the game starts).
+        let seat = |index: usize| u8::try_from(index + 1).ok();
         let players: Vec<SpectranglePlayer> = self
             .seats
             .iter()
@@ -95,7 +93,8 @@ impl Table {
                 })
                 .collect(),
             players,
-            bag: self.game.as_ref().map_or(0, Game::bag_len),
+            // Before the deal every tile is in the bag.
+            bag: self.game.as_ref().map_or(Tile::ALL.len(), Game::bag_len),
         };
         let ended = (status == live::Status::Finished)
             .then_some(self.ended_at)
