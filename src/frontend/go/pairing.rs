@@ -1,8 +1,9 @@
 //! The arena's pairing rule (ARENA.md), pure: of the players waiting at a round, the
 //! pairs that have met least often are made first; ties go to the pair with the
 //! longest-waiting player, then to the closest ratings; an odd player waits for the
-//! next round. Partners are then swapped between two pairs wherever that makes fewer
-//! repeat meetings (see `fewer_repeats`). Then the colours: a pair that has met before swaps its last colours;
+//! next round. Partners are then swapped between two pairs only where that makes fewer
+//! repeat meetings (see `fewer_repeats`); among rounds with as few, the rule's own
+//! pairs stand. Then the colours: a pair that has met before swaps its last colours;
 //! otherwise the player with fewer blacks than whites so far takes black; a tie is a
 //! coin from the server's seeded randomness.
 
@@ -65,7 +66,7 @@ pub fn pair(waiting: &[Waiting], meetings: &Meetings, rng: &mut Rng) -> Vec<Pair
     }
     fewer_repeats(&mut pairs, |a, b| {
         let times = u64::from(meetings.times_met(&waiting[a].name, &waiting[b].name));
-        (times * times, (waiting[a].rating - waiting[b].rating).abs())
+        times * times
     });
     pairs
         .into_iter()
@@ -79,18 +80,14 @@ pub fn pair(waiting: &[Waiting], meetings: &Meetings, rng: &mut Rng) -> Vec<Pair
         .collect()
 }
 
-/// Swaps partners between two pairs while that lowers the round's cost: first the
-/// repeat meetings (a pair's meetings squared, so a third meeting weighs more than two
-/// second ones), then the rating gaps. The greedy rule alone can leave its last two
-/// players a pair that has met, when a swap gives everyone a new opponent.
-fn fewer_repeats(pairs: &mut [(usize, usize)], cost: impl Fn(usize, usize) -> (u64, f64)) {
-    let total = |x: (usize, usize), y: (usize, usize)| {
-        let (cx, cy) = (cost(x.0, x.1), cost(y.0, y.1));
-        (cx.0 + cy.0, cx.1 + cy.1)
-    };
-    let lower = |new: (u64, f64), old: (u64, f64)| {
-        new.0 < old.0 || (new.0 == old.0 && new.1 < old.1 - 1e-9)
-    };
+/// Swaps partners between two pairs while that lowers the round's repeat meetings (a
+/// pair's meetings squared, so a third meeting weighs more than two second ones). The
+/// greedy rule alone can leave its last two players a pair that has met, when a swap
+/// gives everyone a new opponent; where no swap saves a repeat, the rule's pairs
+/// (longest waiting, closest ratings) stand as they are.
+fn fewer_repeats(pairs: &mut [(usize, usize)], cost: impl Fn(usize, usize) -> u64) {
+    let total = |x: (usize, usize), y: (usize, usize)| cost(x.0, x.1) + cost(y.0, y.1);
+    let lower = |new: u64, old: u64| new < old;
     // Each swap lowers the cost, which cannot fall forever: this ends.
     let mut swapped = true;
     while swapped {
@@ -210,6 +207,27 @@ mod tests {
         let mut paired = vec![pairings[0].black, pairings[0].white];
         paired.sort_unstable();
         assert_eq!(paired, [0, 2]);
+    }
+
+    /// ARENA.md's ties, when nobody has met: the longest waiting player meets the
+    /// closest rating, and the rest pair the same way, however far apart they are.
+    #[test]
+    fn with_no_repeat_to_save_the_rule_s_pairs_stand() {
+        let mut list = waiting(&["Ann", "Bob", "Cid", "Dan"]);
+        list[1].rating = 1662.0;
+        list[2].rating = 1280.0;
+        list[3].rating = 1720.0;
+        let pairings = pair(&list, &Meetings::default(), &mut Rng::new(1));
+        let mut pairs: Vec<[usize; 2]> = pairings
+            .iter()
+            .map(|p| {
+                let mut pair = [p.black, p.white];
+                pair.sort_unstable();
+                pair
+            })
+            .collect();
+        pairs.sort_unstable();
+        assert_eq!(pairs, [[0, 1], [2, 3]]);
     }
 
     #[test]
