@@ -710,6 +710,15 @@ fn bkgo_room_of_two(server: &TestServer) -> Vec<Client> {
     seats
 }
 
+/// Two passes end the room's game (black's first: Bob's pass waits until the room
+/// has Ann's).
+fn end_the_room_s_game(web: SocketAddr, seats: &mut [Client]) {
+    seats[0].send("Pass");
+    get_once(web, "/api/game/bkgo/1", |a| a.body.contains(r#""moves":1"#));
+    seats[1].send("Pass");
+    room_is(web, "finished");
+}
+
 /// Waits until the Bkgo room shows `status` on the web.
 fn room_is(web: SocketAddr, status: &str) {
     let wanted = format!(r#""status":"{status}""#);
@@ -732,11 +741,7 @@ fn the_bkgo_room_starts_again_at_a_new_board_after_a_finished_game() {
     });
     assert_eq!(listed(web), ["go/1", "bkgo/1"]);
     // The room's game ends; its new board makes it playing again, after the GO! game.
-    seats[0].send("Pass");
-    // Bob's pass must come after Ann's: wait for the room to have it.
-    get_once(web, "/api/game/bkgo/1", |a| a.body.contains(r#""moves":1"#));
-    seats[1].send("Pass");
-    room_is(web, "finished");
+    end_the_room_s_game(web, &mut seats);
     seats[0].send("NewBoard");
     room_is(web, "playing");
     assert_eq!(listed(web), ["bkgo/1", "go/1"]);
@@ -750,10 +755,7 @@ fn the_bkgo_room_stays_listed_when_fifty_games_finish_after_it() {
     // The room's game ends first.
     let mut seats = bkgo_room_of_two(&server);
     room_is(web, "playing");
-    seats[0].send("Pass");
-    get_once(web, "/api/game/bkgo/1", |a| a.body.contains(r#""moves":1"#));
-    seats[1].send("Pass");
-    room_is(web, "finished");
+    end_the_room_s_game(web, &mut seats);
     // Then fifty-one GO! games end before they start: their leader leaves.
     for game in 1..=51u32 {
         let mut leader = server.connect();

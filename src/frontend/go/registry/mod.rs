@@ -797,17 +797,31 @@ mod tests {
         line.trim_end().to_string()
     }
 
-    #[test]
-    fn a_panic_in_a_game_loop_ends_that_game_only() {
+    /// A registry of default settings where Ann leads game 1 and Bob has joined it:
+    /// each one's socket, connection and route.
+    fn ann_and_bob_in_game_one() -> (
+        Arc<Registry>,
+        [(BufReader<TcpStream>, Arc<Connection>, Arc<Route>); 2],
+    ) {
         let registry = Registry::new(Context::standalone(Settings::default(), Shutdown::new()));
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
         let (mut ann, ann_conn, ann_route) = client(&registry, &listener, 1);
-        let (mut bob, bob_conn, _) = client(&registry, &listener, 2);
+        let (mut bob, bob_conn, bob_route) = client(&registry, &listener, 2);
         assert!(registry.handshake(&ann_conn, "Ann").is_ok());
         assert_eq!(line(&mut ann), "ACKNOWLEDGE_HANDSHAKE+1+1");
         assert!(line(&mut ann).starts_with("REQUEST_CONFIG+"));
         assert!(registry.handshake(&bob_conn, "Bob").is_ok());
         assert_eq!(line(&mut bob), "ACKNOWLEDGE_HANDSHAKE+1+0");
+        (
+            registry,
+            [(ann, ann_conn, ann_route), (bob, bob_conn, bob_route)],
+        )
+    }
+
+    #[test]
+    fn a_panic_in_a_game_loop_ends_that_game_only() {
+        let (registry, [(mut ann, ann_conn, ann_route), (mut bob, _, _)]) =
+            ann_and_bob_in_game_one();
 
         let inbox = registry.game_inbox(GameId(1)).expect("game 1 is live");
         assert!(inbox.post(GameEvent::Panic).is_ok());
@@ -825,15 +839,8 @@ mod tests {
     /// is filed among the results as `error`, not rated.
     #[test]
     fn a_panic_in_a_game_in_play_files_it_as_an_error() {
-        let registry = Registry::new(Context::standalone(Settings::default(), Shutdown::new()));
-        let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
-        let (mut ann, ann_conn, ann_route) = client(&registry, &listener, 1);
-        let (mut bob, bob_conn, _) = client(&registry, &listener, 2);
-        assert!(registry.handshake(&ann_conn, "Ann").is_ok());
-        assert_eq!(line(&mut ann), "ACKNOWLEDGE_HANDSHAKE+1+1");
-        assert!(line(&mut ann).starts_with("REQUEST_CONFIG+"));
-        assert!(registry.handshake(&bob_conn, "Bob").is_ok());
-        assert_eq!(line(&mut bob), "ACKNOWLEDGE_HANDSHAKE+1+0");
+        let (registry, [(mut ann, ann_conn, ann_route), (mut bob, _, _)]) =
+            ann_and_bob_in_game_one();
         registry.dispatch_on(&ann_route, &ann_conn, command::parse("SET_CONFIG+1+1+5"));
         assert_eq!(
             line(&mut ann),
