@@ -768,12 +768,11 @@ mod tests {
         assert_eq!(registry.games().0.len(), 0, "no game was opened");
     }
 
+    /// A client's socket, and its connection and route in the registry.
+    type TestClient = (BufReader<TcpStream>, Arc<Connection>, Arc<Route>);
+
     /// A client socket and the server side of it, registered in the registry.
-    fn client(
-        registry: &Arc<Registry>,
-        listener: &TcpListener,
-        id: u64,
-    ) -> (BufReader<TcpStream>, Arc<Connection>, Arc<Route>) {
+    fn client(registry: &Arc<Registry>, listener: &TcpListener, id: u64) -> TestClient {
         let socket = TcpStream::connect(listener.local_addr().expect("addr")).expect("connect");
         socket
             .set_read_timeout(Some(Duration::from_secs(20)))
@@ -799,10 +798,7 @@ mod tests {
 
     /// A registry of default settings where Ann leads game 1 and Bob has joined it:
     /// each one's socket, connection and route.
-    fn ann_and_bob_in_game_one() -> (
-        Arc<Registry>,
-        [(BufReader<TcpStream>, Arc<Connection>, Arc<Route>); 2],
-    ) {
+    fn ann_and_bob_in_game_one() -> (Arc<Registry>, [TestClient; 2]) {
         let registry = Registry::new(Context::standalone(Settings::default(), Shutdown::new()));
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
         let (mut ann, ann_conn, ann_route) = client(&registry, &listener, 1);
