@@ -65,14 +65,21 @@ pub fn check(name: &str) -> Result<(), NameError> {
     }
 }
 
-/// `wanted` if it is free, else the first free `wanted_2`, `wanted_3`, ...
+/// `wanted` if it is free, else the first free `wanted_2`, `wanted_3`, ... A granted
+/// name follows the rules too: a long `wanted` is cut so that it and its suffix fit
+/// in [`MAX_NAME_CHARS`].
 pub fn grant(wanted: &str, is_taken: impl Fn(&str) -> bool) -> String {
     if !is_taken(wanted) {
         return wanted.to_string();
     }
     // Some suffix is free: fewer names are taken than there are numbers.
     (2u64..)
-        .map(|n| format!("{wanted}_{n}"))
+        .map(|n| {
+            let suffix = format!("_{n}");
+            let room = MAX_NAME_CHARS.saturating_sub(suffix.len());
+            let base: String = wanted.chars().take(room).collect();
+            base + &suffix
+        })
         .find(|candidate| !is_taken(candidate))
         .unwrap_or_else(|| wanted.to_string())
 }
@@ -110,5 +117,16 @@ mod tests {
         assert_eq!(grant("Ann", is_taken), "Ann");
         assert_eq!(grant("Bob", is_taken), "Bob_3");
         assert_eq!(grant("Bob_2", is_taken), "Bob_2_2");
+    }
+
+    #[test]
+    fn a_granted_name_keeps_to_the_longest_name() {
+        let long = "é".repeat(MAX_NAME_CHARS);
+        let granted = grant(&long, |name| name == long);
+        assert_eq!(granted, format!("{}_2", "é".repeat(30)));
+        assert_eq!(check(&granted), Ok(()));
+        let taken = [long.clone(), granted.clone()];
+        let third = grant(&long, |name| taken.iter().any(|t| t == name));
+        assert_eq!(third, format!("{}_3", "é".repeat(30)));
     }
 }
