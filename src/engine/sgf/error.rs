@@ -84,8 +84,6 @@ pub enum SgfError {
         /// The property.
         property: &'static str,
     },
-    /// `AE` (erase points) in the first node: not supported.
-    EraseUnsupported,
     /// The first node holds setup properties and a move.
     SetupAndMove {
         /// The first setup property.
@@ -207,10 +205,6 @@ impl fmt::Display for SgfError {
             SgfError::LateSetup { node, property } => write!(
                 f,
                 "Node {node}: {property} (setup) is read in the first node only: play later stones as B or W moves"
-            ),
-            SgfError::EraseUnsupported => write!(
-                f,
-                "AE (erase points) is not supported: the first position is set up on an empty board with AB, AW and PL"
             ),
             SgfError::SetupAndMove { setup, mv } => write!(
                 f,

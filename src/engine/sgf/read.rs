@@ -160,12 +160,17 @@ fn main_line(root: &SgfNode<Prop>, limits: &ReadLimits) -> Result<SgfGame, SgfEr
             moves.push(played);
         }
     }
-    let has_setup = SETUP.iter().any(|&id| root.get_property(id).is_some());
-    // Without PL, the first move says who starts (as in handicap games), else black.
+    // AE in the first node erases points of an empty board: nothing, so it is read
+    // (checked where it stands) and changes nothing.
+    let has_setup = ["AB", "AW", "PL"]
+        .iter()
+        .any(|&id| root.get_property(id).is_some());
+    // Without PL, the first move says who starts (as in handicap games, or a record
+    // that simply begins with white: FF[4] does not say black starts), else black.
     let to_move = first
         .or_else(|| moves.first().map(|m| m.colour))
         .unwrap_or(Colour::Black);
-    let setup = has_setup.then(|| {
+    let setup = (has_setup || to_move == Colour::White).then(|| {
         Setup {
             black,
             white,
@@ -193,9 +198,6 @@ fn check_placement(node: usize, content: &SgfNode<Prop>) -> Result<(), SgfError>
         }
         if node > 1 && SETUP.contains(&property) {
             return Err(SgfError::LateSetup { node, property });
-        }
-        if property == "AE" {
-            return Err(SgfError::EraseUnsupported);
         }
         seen.push(property);
     }

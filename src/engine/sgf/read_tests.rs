@@ -58,6 +58,16 @@ fn good_records_and_their_positions() {
             "(;SZ[2]PL[W];W[aa])",
             want("O .\n. .", Black, 1, Some(White)),
         ),
+        // AE in the first node erases nothing from the empty board.
+        (
+            "(;SZ[2]AB[bb]AE[aa])",
+            want(". .\n. X", Black, 0, Some(Black)),
+        ),
+        // Neither PL nor setup, and white moves first: so be it (as PL[W]).
+        (
+            "(;FF[4]SZ[2];W[aa];B[bb])",
+            want("O .\n. X", White, 2, Some(White)),
+        ),
         // tt is a pass on boards up to 19x19; two passes end the game.
         (
             "(;SZ[3];B[tt];W[])",
@@ -438,11 +448,6 @@ fn bad_records_and_their_reasons() {
             "Node 2: PL (setup) is read in the first node only: play later stones as B or W moves",
         ),
         (
-            "(;SZ[9]AB[bb]AE[aa])",
-            SgfError::EraseUnsupported,
-            "AE (erase points) is not supported: the first position is set up on an empty board with AB, AW and PL",
-        ),
-        (
             "(;SZ[9]AB[aa]B[bb])",
             SgfError::SetupAndMove {
                 setup: "AB",
@@ -529,15 +534,6 @@ fn bad_records_and_their_reasons() {
         ),
         (
             "(;SZ[9]PL[B];W[cc])",
-            SgfError::OutOfTurn {
-                number: 1,
-                played: play(Colour::White, 2, 2),
-                size: 9,
-            },
-            "Move 1 (W[cc] at C7): black moves first here: start with B, or write PL[W] in the first node",
-        ),
-        (
-            "(;SZ[9];W[cc])",
             SgfError::OutOfTurn {
                 number: 1,
                 played: play(Colour::White, 2, 2),

@@ -9,8 +9,9 @@ use crate::engine::go::{Game, IllegalMove, PlayedMove, Rules, Setup};
 pub struct SgfGame {
     /// Side length of the board (`SZ`, 19 when absent).
     pub size: usize,
-    /// The first node's `AB`, `AW` and `PL`, each colour's points in index order;
-    /// `None` when the first node has none of them (black moves first on an empty board).
+    /// The first node's `AB`, `AW` and `PL` (or white's first move, which stands for
+    /// `PL[W]`), each colour's points in index order; `None` when there is none of them
+    /// (black moves first on an empty board).
     pub setup: Option<Setup>,
     /// Every `B` and `W` node of the main line, in order, passes included.
     pub moves: Vec<PlayedMove>,
