@@ -402,6 +402,17 @@ fn a_hostile_name_shows_as_text_and_the_page_runs_nothing_of_it() {
     }
 }
 
+/// GO! and a web board of `places` connections at most (`--max-web-clients`).
+fn web_with_places(places: usize) -> TestServer {
+    TestServer::with_web(
+        Settings {
+            max_web_clients: places,
+            ..settings()
+        },
+        &[Protocol::Go],
+    )
+}
+
 /// Whether the server keeps `stream` open without having sent anything (it was
 /// not refused).
 fn still_waiting(stream: &TcpStream) -> bool {
@@ -415,13 +426,7 @@ fn still_waiting(stream: &TcpStream) -> bool {
 
 #[test]
 fn refusals_are_404_405_414_431_and_503_as_web_md_says() {
-    let server = TestServer::with_web(
-        Settings {
-            max_web_clients: 3,
-            ..settings()
-        },
-        &[Protocol::Go],
-    );
+    let server = web_with_places(3);
     let web = server.web();
     let posted = request(web, b"POST / HTTP/1.1\r\nContent-Length: 0\r\n\r\n");
     assert_eq!(posted.status, 405);
@@ -651,13 +656,7 @@ fn the_tournament_routes_answer_as_arena_md_says() {
 #[test]
 fn a_viewer_that_closes_its_page_frees_its_place_long_before_a_keep_alive() {
     // One place: the closed viewer's must be free for the next request.
-    let server = TestServer::with_web(
-        Settings {
-            max_web_clients: 1,
-            ..settings()
-        },
-        &[Protocol::Go],
-    );
+    let server = web_with_places(1);
     let web = server.web();
     let mut viewer = TcpStream::connect(web).expect("connect");
     write!(viewer, "GET /events HTTP/1.1\r\n\r\n").expect("send");

@@ -47,4 +47,17 @@ impl Connections {
     pub fn drain(&self, until: Instant) {
         self.flusher.drain(until);
     }
+
+    /// Unit tests only: a client socket on loopback (its reads time out after 20 s)
+    /// and the server's connection to it, opened as [`Connections::open`] does.
+    #[cfg(test)]
+    pub fn loopback(&self) -> (TcpStream, Arc<Connection>) {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+        let client = TcpStream::connect(listener.local_addr().expect("addr")).expect("connect");
+        client
+            .set_read_timeout(Some(std::time::Duration::from_secs(20)))
+            .expect("timeout");
+        let (socket, peer) = listener.accept().expect("accept");
+        (client, self.open(socket, peer).expect("connection"))
+    }
 }

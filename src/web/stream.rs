@@ -146,7 +146,7 @@ impl<'a> Stream<'a> {
         let stop = self.shutdown.signal();
         let mut quiet = Duration::ZERO;
         loop {
-            if self.conn.is_closed() || self.conn.peer_has_left() {
+            if self.conn.is_closed() {
                 return false;
             }
             select! {
@@ -157,7 +157,11 @@ impl<'a> Stream<'a> {
                     break;
                 }
                 recv(stop) -> _ => return false,
+                // Only a quiet stream looks: a busy one learns it from its writes.
                 recv(after(PEER_CHECK)) -> _ => {
+                    if self.conn.peer_has_left() {
+                        return false;
+                    }
                     quiet += PEER_CHECK;
                     if quiet >= KEEP_ALIVE {
                         self.send(": keep-alive\n\n");

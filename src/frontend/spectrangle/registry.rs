@@ -784,24 +784,16 @@ fn free_default_name(state: &State) -> LobbyName {
 mod tests {
     use super::*;
     use crate::frontend::spectrangle::protocol;
-    use crate::net::OutboxLimits;
-    use crate::net::flusher::Flusher;
     use crate::settings::Settings;
     use crate::shutdown::Shutdown;
     use std::io::{BufRead, BufReader};
-    use std::net::{TcpListener, TcpStream};
 
     /// A command that passed the state check can find its table gone (the game ended
     /// meanwhile): each of the steps that act on the table says so, for error 7.
     #[test]
     fn a_client_at_no_table_is_told_its_command_found_no_table() {
         let registry = Registry::new(Context::standalone(Settings::default(), Shutdown::new()));
-        let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
-        let _client = TcpStream::connect(listener.local_addr().expect("addr")).expect("connect");
-        let (socket, peer) = listener.accept().expect("accept");
-        let flusher = Arc::new(Flusher::default());
-        let conn = Connection::new(ConnId(1), socket, peer, OutboxLimits::default(), flusher)
-            .expect("connection");
+        let (_client, conn) = registry.context.connections.loopback();
         registry.connect(&conn);
 
         let (ticket, _awaited) = crate::net::ticket();
@@ -828,23 +820,9 @@ mod tests {
             ..Settings::default()
         };
         let registry = Registry::new(Context::standalone(settings, Shutdown::new()));
-        let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
-        let flusher = Arc::new(Flusher::default());
         let (mut conns, mut readers) = (Vec::new(), Vec::new());
-        for id in 1..=2 {
-            let client = TcpStream::connect(listener.local_addr().expect("addr")).expect("connect");
-            client
-                .set_read_timeout(Some(std::time::Duration::from_secs(20)))
-                .expect("timeout");
-            let (socket, peer) = listener.accept().expect("accept");
-            let conn = Connection::new(
-                ConnId(id),
-                socket,
-                peer,
-                OutboxLimits::default(),
-                Arc::clone(&flusher),
-            )
-            .expect("connection");
+        for _ in 1..=2 {
+            let (client, conn) = registry.context.connections.loopback();
             registry.connect(&conn);
             conns.push(conn);
             readers.push(BufReader::new(client));

@@ -336,11 +336,14 @@ impl Registry {
         let mut state = self.state.lock();
         // Every game of an arena server is the arena's: rounds' games, their
         // rematches (colours swapped) and games against the practice bot.
-        let on_board: Vec<String> = state
-            .games
-            .values()
-            .map(|entry| on_board(&entry.summary.lock()))
-            .collect();
+        let on_board: Vec<String> = match action {
+            ArenaAction::Show => state
+                .games
+                .values()
+                .map(|entry| on_board(&entry.summary.lock()))
+                .collect(),
+            ArenaAction::Pause | ArenaAction::Resume => Vec::new(),
+        };
         let arena = state.arena.as_mut()?;
         let answer = match action {
             ArenaAction::Pause if arena.paused => "the arena is already paused".to_string(),

@@ -736,30 +736,18 @@ fn grant_name(state: &mut RegistryState, conn: &Connection, wanted: &str) -> Str
 mod tests {
     use super::*;
     use crate::frontend::go::protocol::command;
-    use crate::net::OutboxLimits;
-    use crate::net::flusher::Flusher;
     use crate::results::Ending;
     use crate::settings::Settings;
     use crate::shutdown::Shutdown;
     use std::io::{BufRead, BufReader};
-    use std::net::{TcpListener, TcpStream};
+    use std::net::TcpStream;
     use std::time::{Duration, Instant};
 
     #[test]
     fn a_handshake_during_shutdown_is_refused_with_a_reason() {
         let shutdown = Shutdown::new();
         let registry = Registry::new(Context::standalone(Settings::default(), shutdown.clone()));
-        let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
-        let _client = TcpStream::connect(listener.local_addr().expect("addr")).expect("connect");
-        let (socket, peer) = listener.accept().expect("accept");
-        let conn = Connection::new(
-            ConnId(1),
-            socket,
-            peer,
-            OutboxLimits::default(),
-            Arc::new(Flusher::default()),
-        )
-        .expect("connection");
+        let (_client, conn) = registry.context.connections.loopback();
         registry.connect(&conn);
         shutdown.trigger();
         let refused = registry.handshake(&conn, "Ann").expect_err("refused");
@@ -772,20 +760,8 @@ mod tests {
     type TestClient = (BufReader<TcpStream>, Arc<Connection>, Arc<Route>);
 
     /// A client socket and the server side of it, registered in the registry.
-    fn client(registry: &Arc<Registry>, listener: &TcpListener, id: u64) -> TestClient {
-        let socket = TcpStream::connect(listener.local_addr().expect("addr")).expect("connect");
-        socket
-            .set_read_timeout(Some(Duration::from_secs(20)))
-            .expect("timeout");
-        let (server_side, peer) = listener.accept().expect("accept");
-        let conn = Connection::new(
-            ConnId(id),
-            server_side,
-            peer,
-            OutboxLimits::default(),
-            Arc::new(Flusher::default()),
-        )
-        .expect("connection");
+    fn client(registry: &Arc<Registry>) -> TestClient {
+        let (socket, conn) = registry.context.connections.loopback();
         let route = registry.connect(&conn);
         (BufReader::new(socket), conn, route)
     }
@@ -800,9 +776,8 @@ mod tests {
     /// each one's socket, connection and route.
     fn ann_and_bob_in_game_one() -> (Arc<Registry>, [TestClient; 2]) {
         let registry = Registry::new(Context::standalone(Settings::default(), Shutdown::new()));
-        let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
-        let (mut ann, ann_conn, ann_route) = client(&registry, &listener, 1);
-        let (mut bob, bob_conn, bob_route) = client(&registry, &listener, 2);
+        let (mut ann, ann_conn, ann_route) = client(&registry);
+        let (mut bob, bob_conn, bob_route) = client(&registry);
         assert!(registry.handshake(&ann_conn, "Ann").is_ok());
         assert_eq!(line(&mut ann), "ACKNOWLEDGE_HANDSHAKE+1+1");
         assert!(line(&mut ann).starts_with("REQUEST_CONFIG+"));

@@ -182,7 +182,6 @@ impl Table {
             self.summary.lock().result = Some(INTERNAL_ERROR.into());
         }
         self.phase = Phase::Over;
-        self.deadline = None;
         self.publish();
         in_play
     }
