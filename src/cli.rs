@@ -8,7 +8,7 @@ use crate::settings::{
     ArenaSettings, BkgoSettings, DEFAULT_ARENA_ROUND_SECONDS, DEFAULT_ARENA_SIZE,
     DEFAULT_MAX_WEB_CLIENTS, Settings,
 };
-use clap::{Parser, ValueEnum};
+use clap::{Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -16,8 +16,12 @@ use std::time::Duration;
 /// (GO! protocol), Spectrangle, or Go in the shared Bkgo 0.6 room, each on its own
 /// port; the operator watches through the console on this terminal.
 #[derive(Parser, Debug)]
-#[command(name = "goserver", version, about)]
+#[command(name = "goserver", version, about, args_conflicts_with_subcommands = true)]
 pub struct Options {
+    /// Instead of serving: `goserver check go HOST:PORT` runs the conformance suite
+    /// against another server.
+    #[command(subcommand)]
+    pub command: Option<Command>,
     /// Address to listen on.
     #[arg(long, default_value = "0.0.0.0")]
     pub host: String,
@@ -126,6 +130,14 @@ pub struct Options {
     /// Seconds between the arena's pairing rounds (at least 1).
     #[arg(long, default_value_t = DEFAULT_ARENA_ROUND_SECONDS, value_name = "S", value_parser = parse_arena_round)]
     pub arena_round: u64,
+}
+
+/// What the binary does instead of serving.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Run the conformance suite of a protocol against a server (a student's): every
+    /// case with its verdict and wire log; JUnit, HTML and JSON reports.
+    Check(crate::check::CheckOptions),
 }
 
 /// A port flag's value: a port number, or `off`.

@@ -37,11 +37,13 @@
 //! at each the file and function to open, the classic mistake the design avoids there,
 //! and the test that proves it.
 
+pub mod check;
 pub mod cli;
 pub mod console;
 pub mod engine;
 pub mod front;
 pub mod frontend;
+pub mod html;
 pub mod live;
 pub mod logging;
 pub mod net;

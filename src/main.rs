@@ -1,8 +1,8 @@
 //! The `goserver` binary: parses options, starts logging, installs the shutdown
 //! trigger, binds the listeners, starts the console and runs the server.
 
-use clap::Parser;
-use goserver::cli::Options;
+use clap::{CommandFactory, FromArgMatches};
+use goserver::cli::{Command, Options};
 use goserver::results::Results;
 use goserver::server::{Protocol, Server};
 use goserver::settings::Settings;
@@ -14,7 +14,10 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 fn main() -> ExitCode {
-    let options = Options::parse();
+    let options = parse_options();
+    if let Some(Command::Check(check)) = &options.command {
+        return goserver::check::main(check);
+    }
     if let Err(e) = logging::init(options.log_level.filter(), options.log_file.as_deref()) {
         eprintln!("goserver: {e}");
         return ExitCode::from(CONFIGURATION_ERROR);
@@ -26,6 +29,15 @@ fn main() -> ExitCode {
     // Log lines are written by threads of their own: let the last ones out.
     logging::flush(LOG_FLUSH_WAIT);
     status
+}
+
+/// The command line, with `goserver check --help` listing the suites' sections.
+fn parse_options() -> Options {
+    let command = Options::command().mut_subcommand("check", |check| {
+        check.after_help(goserver::check::sections_help())
+    });
+    let matches = command.get_matches();
+    Options::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
 }
 
 /// The exit status when a flag or a file named by one cannot be used (clap's own

@@ -61,6 +61,11 @@ impl<R: Read> LineReader<R> {
         }
     }
 
+    /// The source read from (to set its deadline, say).
+    pub fn source_mut(&mut self) -> &mut R {
+        &mut self.source
+    }
+
     /// The bytes of the last line returned as [`Incoming::NotUtf8`], for a front end
     /// that recognises a binary message in them.
     pub fn not_text(&self) -> &[u8] {

@@ -15,10 +15,12 @@
 //! - [`handoff`]: the one ordered, bounded path from a client's lines to the thread
 //!   that answers them.
 //! - [`close`]: why the server closed a connection.
+//! - [`deadline`]: a socket read bounded by one deadline for all it reads.
 
 pub mod close;
 pub mod connection;
 pub mod connections;
+pub mod deadline;
 pub mod flusher;
 pub mod handoff;
 pub mod line_reader;
@@ -31,6 +33,7 @@ pub use close::CloseReason;
 pub(crate) use connection::OutputHold;
 pub use connection::{ConnId, Connection, Message};
 pub use connections::Connections;
+pub use deadline::DeadlineReader;
 pub use handoff::{Awaited, Brake, Depth, Inbox, Refused, Ticket, inbox, ticket};
 pub use line_reader::{Incoming, LineReader, ReadError};
 pub use listener::{AcceptLimits, AcceptThread, accept_loop};

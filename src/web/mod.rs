@@ -26,7 +26,8 @@ use crate::net::{
     AcceptLimits, AcceptThread, CloseReason, ConnId, Connection, OUTPUT_STALL_TIMEOUT,
 };
 use crate::server::Server;
-use assets::{GAME_PAGE, NOT_FOUND_PAGE, OVERVIEW_PAGE, STANDINGS_PAGE, escape_html};
+use crate::html::escape as escape_html;
+use assets::{GAME_PAGE, NOT_FOUND_PAGE, OVERVIEW_PAGE, STANDINGS_PAGE};
 use http::{Method, Next, Request, RequestReader, Response};
 use parking_lot::Mutex;
 use routes::Route;

@@ -242,7 +242,7 @@ impl Registry {
             }
             Command::Extensions => {
                 conn.accepted();
-                return Ok(Some(ServerMessage::AvailableExtensions));
+                return Ok(Some(ServerMessage::available_extensions()));
             }
             Command::EnableExtensions(wanted) => {
                 for extension in wanted {

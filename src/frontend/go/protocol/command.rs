@@ -45,6 +45,43 @@ pub enum ClientCommand {
     Exit { game_id: GameId, player: String },
 }
 
+/// The line a client sends for this command (without its `\n`): the inverse of
+/// [`parse`], used by `goserver check`, which speaks the protocol from the client's
+/// side.
+impl fmt::Display for ClientCommand {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let keyword = self.keyword();
+        match self {
+            ClientCommand::Handshake { name } => write!(f, "{keyword}+{name}"),
+            ClientCommand::SetConfig {
+                game_id,
+                colour,
+                size,
+            } => write!(f, "{keyword}+{game_id}+{}+{size}", colour.number()),
+            ClientCommand::SetRematch { rematch } => write!(f, "{keyword}+{}", u8::from(*rematch)),
+            ClientCommand::Move {
+                game_id,
+                player,
+                index,
+            } => write!(f, "{keyword}+{game_id}+{player}+{index}"),
+            ClientCommand::Pass { game_id, player } | ClientCommand::Exit { game_id, player } => {
+                write!(f, "{keyword}+{game_id}+{player}")
+            }
+        }
+    }
+}
+
+impl ColourChoice {
+    /// The protocol's digit: 0 random, 1 black, 2 white.
+    pub fn number(self) -> u8 {
+        match self {
+            ColourChoice::Random => 0,
+            ColourChoice::Black => 1,
+            ColourChoice::White => 2,
+        }
+    }
+}
+
 impl ClientCommand {
     /// The keyword, for logs and error messages.
     pub fn keyword(&self) -> Keyword {
@@ -413,6 +450,25 @@ mod tests {
         ];
         for (line, expected) in table {
             assert_eq!(parse(line), Ok(expected), "{line}");
+        }
+    }
+
+    #[test]
+    fn every_command_formats_as_the_line_it_is_parsed_from() {
+        for line in [
+            "HANDSHAKE+Thiery Baudet",
+            "SET_CONFIG+3+0+19",
+            "SET_CONFIG+3+2+9",
+            "SET_REMATCH+1",
+            "SET_REMATCH+0",
+            "MOVE+1+Bob+-1",
+            "MOVE+12+Bob+360",
+            "PASS+1+Bob",
+            "EXIT+1+Bob",
+        ] {
+            let command = parse(line).expect(line);
+            assert_eq!(command.to_string(), line);
+            assert_eq!(parse(&command.to_string()), Ok(command));
         }
     }
 

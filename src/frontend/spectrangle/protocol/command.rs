@@ -225,6 +225,36 @@ pub enum Command {
     Lobbies,
 }
 
+/// The line a client sends for this command (without its `\n`): the inverse of
+/// [`parse`], used by `goserver check`, which speaks the protocol from the client's
+/// side. A swap's tile is written with rotation digit 0.
+impl fmt::Display for Command {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Command::Join { name, lobby: None } => write!(f, "JOIN {name}"),
+            Command::Join {
+                name,
+                lobby: Some(lobby),
+            } => write!(f, "JOIN {name} {lobby}"),
+            Command::Ready => f.write_str("READY"),
+            Command::Play { spelling, location } => write!(f, "MOVE_PLAY {spelling} {location}"),
+            Command::Swap { letters } => write!(f, "MOVE_SWAP {letters}0"),
+            Command::Skip => f.write_str("MOVE_SKIP"),
+            Command::Exit => f.write_str("EXIT"),
+            Command::Extensions => f.write_str("EXTENSIONS"),
+            Command::EnableExtensions(extensions) => {
+                f.write_str("ENABLE_EXTENSION")?;
+                for extension in extensions {
+                    write!(f, " {}", extension.name())?;
+                }
+                Ok(())
+            }
+            Command::Chat { text } => write!(f, "CHAT {text}"),
+            Command::Lobbies => f.write_str("LOBBIES"),
+        }
+    }
+}
+
 /// A line that names a command: its keyword, and its arguments or why they are wrong.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Request {
@@ -423,7 +453,7 @@ fn arguments(keyword: Keyword, args: &[&str]) -> Result<Command, ArgumentError> 
 }
 
 /// A tile as a client writes it: three colour letters and a rotation digit.
-fn tile(text: &str) -> Result<Spelling, ArgumentError> {
+pub(super) fn tile(text: &str) -> Result<Spelling, ArgumentError> {
     let not_a_tile = || ArgumentError::NotATile { got: clip(text) };
     let chars: Vec<char> = text.chars().collect();
     let [a, b, c, digit] = chars[..] else {
@@ -474,6 +504,26 @@ mod tests {
     fn refusal(line: &str) -> (u8, String) {
         let error = command(line).expect_err(line);
         (error.code().number(), error.to_string())
+    }
+
+    #[test]
+    fn every_command_formats_as_the_line_it_is_parsed_from() {
+        for line in [
+            "JOIN Ann",
+            "JOIN Ann room-1",
+            "READY",
+            "MOVE_PLAY RYR1 12",
+            "MOVE_SWAP PPY0",
+            "MOVE_SKIP",
+            "EXIT",
+            "EXTENSIONS",
+            "ENABLE_EXTENSION chat multilobby",
+            "CHAT aGk=",
+            "LOBBIES",
+        ] {
+            let command = command(line).expect(line);
+            assert_eq!(command.to_string(), line);
+        }
     }
 
     #[test]

@@ -16,7 +16,7 @@ pub mod message;
 pub use command::{
     ArgumentError, Command, Extension, Keyword, LobbyName, PlayerName, Request, Unrecognized, parse,
 };
-pub use message::ServerMessage;
+pub use message::{MessageError, ServerMessage};
 
 use std::fmt;
 
@@ -60,6 +60,27 @@ impl ErrorCode {
             ErrorCode::NotInGame => 8,
             ErrorCode::UnsupportedExtension => 9,
         }
+    }
+}
+
+impl ErrorCode {
+    /// Every code, in number order.
+    pub const ALL: [ErrorCode; 10] = [
+        ErrorCode::Generic,
+        ErrorCode::Unrecognized,
+        ErrorCode::InvalidArguments,
+        ErrorCode::InvalidName,
+        ErrorCode::NameTaken,
+        ErrorCode::NotYourTurn,
+        ErrorCode::InvalidMove,
+        ErrorCode::NotInLobby,
+        ErrorCode::NotInGame,
+        ErrorCode::UnsupportedExtension,
+    ];
+
+    /// The code with the wire number `number`, if there is one.
+    pub fn from_number(number: u8) -> Option<ErrorCode> {
+        ErrorCode::ALL.into_iter().find(|code| code.number() == number)
     }
 }
 

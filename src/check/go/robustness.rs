@@ -1,0 +1,458 @@
+//! Robustness and speed: garbage, long lines, floods, a client that stops reading,
+//! many games at once, answer times. Most cases measure and report; they fail only
+//! where the server crashed, stopped answering other clients, or broke a game (and the
+//! runner checks after every case that a fresh client still gets an answer).
+
+use super::super::case::{Case, Failure, Finding, Kind, Section, Step, numbered};
+use super::super::probe::{Probe, ensure};
+use super::super::wire::{Heard, Wire, seconds};
+use super::client::GoClient;
+use super::play::{Match, random_move};
+use crate::engine::rng::Rng;
+use crate::frontend::go::protocol::{ClientCommand, ColourChoice, ServerMessage};
+use std::time::{Duration, Instant};
+
+/// The section.
+pub const SECTION: Section = Section {
+    slug: "robustness",
+    title: "Robustness and speed",
+};
+
+const NEW_LINE: &str = "Commands are sent over a simple socket connection. Every command has to be sent on a new line.";
+const GAMESTATE: &str = "The server is responsible for maintaining a valid gamestate, so it handles things like removing captured stones, calculating the scores and making sure the game flow is maintained.";
+
+/// The section's cases.
+pub fn cases() -> Vec<Case> {
+    numbered(
+        SECTION,
+        vec![
+            (Kind::Required, "A line that arrives in pieces is one command", NEW_LINE, line_in_pieces),
+            (
+                Kind::Required,
+                "Two lines that arrive together are both answered, in order",
+                NEW_LINE,
+                lines_together,
+            ),
+            (Kind::Measure, "A line of binary garbage", NEW_LINE, binary_garbage),
+            (Kind::Measure, "A line of 1 MB", NEW_LINE, megabyte_line),
+            (Kind::Measure, "A line that is not UTF-8 text", NEW_LINE, not_utf8),
+            (Kind::Measure, "An empty line", NEW_LINE, empty_line),
+            (Kind::Measure, "Control characters and a NUL byte in a name", NEW_LINE, control_characters),
+            (
+                Kind::Measure,
+                "A client that sends its line and closes its sending side (nc -N)",
+                NEW_LINE,
+                half_close,
+            ),
+            (
+                Kind::Measure,
+                "A client that connects and says nothing, while a game is played",
+                GAMESTATE,
+                silent_client,
+            ),
+            (
+                Kind::Measure,
+                "A disconnect in the middle of a line, in a game",
+                "If someone disconnects or exits, the winner is the other person.",
+                disconnect_mid_line,
+            ),
+            (
+                Kind::Measure,
+                "A flood of 5,000 refused lines, its answers read for 3 s, beside a game",
+                GAMESTATE,
+                flood_read,
+            ),
+            (
+                Kind::Measure,
+                "A client that floods and never reads its answers, beside a game",
+                GAMESTATE,
+                flood_unread,
+            ),
+            (Kind::Measure, "200 clients connect and handshake at once", GAMESTATE, many_clients),
+            (Kind::Measure, "50 games at once, 20 moves each", GAMESTATE, fifty_games),
+            (Kind::Measure, "Answer times of one game: 200 moves", GAMESTATE, answer_times),
+        ],
+    )
+}
+
+fn line_in_pieces(probe: &mut Probe) -> Step<Finding> {
+    let name = probe.name("Ann");
+    let mut client = GoClient::connect(probe, &name)?;
+    let line = format!("HANDSHAKE+{name}\n");
+    for (n, byte) in line.bytes().enumerate() {
+        client
+            .wire()
+            .send_bytes(&[byte], &format!("byte {} of the line {}", n + 1, line.trim_end()))?;
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    client.expect("ACKNOWLEDGE_HANDSHAKE, once the whole line has arrived", |m| {
+        matches!(m, ServerMessage::AcknowledgeHandshake { .. }).then_some(())
+    })?;
+    Ok(Finding::Pass)
+}
+
+fn lines_together(probe: &mut Probe) -> Step<Finding> {
+    let mut game = Match::start(probe, 5, ColourChoice::Black)?;
+    let first = game.move_command(crate::engine::go::Colour::Black, 12).to_string();
+    let second = game.move_command(crate::engine::go::Colour::Black, 13).to_string();
+    let both = format!("{first}\n{second}\n");
+    game.black
+        .wire()
+        .send_bytes(both.as_bytes(), &format!("{first} and {second} in one write"))?;
+    // The first is acknowledged (to both), then the second refused: not black's turn.
+    let expected = "ACKNOWLEDGE_MOVE of the first line";
+    game.black.expect(expected, |m| {
+        matches!(m, ServerMessage::AcknowledgeMove { index: 12, .. }).then_some(())
+    })?;
+    game.black.refusal("the second line: black moved already, white is to move")?;
+    Ok(Finding::Pass)
+}
+
+/// What a fresh client hears after sending `bytes` (logged as `what`): an answer, a
+/// close, silence. A server that takes none of it is measured, not failed.
+fn abuse(probe: &mut Probe, bytes: &[u8], what: &str) -> Step<String> {
+    let mut wire = probe.connect()?;
+    let answer = probe.answer();
+    if let Err(failure) = wire.send_bytes(bytes, what) {
+        return Ok(format!("the server did not take it all ({})", failure.got));
+    }
+    Ok(describe(&mut wire, answer))
+}
+
+/// What comes on `wire` within `wait`, as a measurement says it.
+fn describe(wire: &mut Wire, wait: Duration) -> String {
+    match wire.hear(wait) {
+        Heard::Line(line) => match ServerMessage::parse(&line) {
+            Ok(message) => format!("answered {}", first_field(&message.to_string())),
+            Err(_) => format!("answered '{}'", super::super::log::shown(&line)),
+        },
+        Heard::Closed => "the server closed the connection".to_string(),
+        Heard::Silent(wait) => format!("no answer within {}", seconds(wait)),
+        other => other.describe(),
+    }
+}
+
+/// `UNKNOWN_COMMAND` of `UNKNOWN_COMMAND+...`.
+fn first_field(line: &str) -> String {
+    line.split('+').next().unwrap_or(line).to_string()
+}
+
+/// A game that must still be served: two moves, each acknowledged to both.
+fn neighbour_moves(game: &mut Match, moves: &[i64]) -> Step<Vec<Duration>> {
+    let mut times = Vec::new();
+    for &index in moves {
+        let began = Instant::now();
+        game.play(index).map_err(|failure| Failure {
+            expected: format!("(another client's game goes on) {}", failure.expected),
+            ..failure
+        })?;
+        times.push(began.elapsed());
+    }
+    Ok(times)
+}
+
+fn binary_garbage(probe: &mut Probe) -> Step<Finding> {
+    let mut rng = Rng::new(7);
+    let mut bytes: Vec<u8> = (0..2048).map(|_| u8::try_from(rng.below(256)).unwrap_or(0)).collect();
+    bytes.retain(|&b| b != b'\n');
+    bytes.push(b'\n');
+    let seen = abuse(probe, &bytes, "2 KB of random bytes and a newline")?;
+    Ok(Finding::Measured { summary: seen })
+}
+
+fn megabyte_line(probe: &mut Probe) -> Step<Finding> {
+    let mut game = Match::start(probe, 5, ColourChoice::Black)?;
+    let mut bytes = vec![b'A'; 1 << 20];
+    bytes.push(b'\n');
+    let seen = abuse(probe, &bytes, "1 MB of 'A' and a newline")?;
+    neighbour_moves(&mut game, &[12, 6])?;
+    Ok(Finding::Measured {
+        summary: format!("{seen}; a game beside it went on"),
+    })
+}
+
+fn not_utf8(probe: &mut Probe) -> Step<Finding> {
+    let seen = abuse(probe, b"HANDSHAKE+\xff\xfe\xfd\n", "HANDSHAKE+ and three bytes that are not UTF-8")?;
+    Ok(Finding::Measured { summary: seen })
+}
+
+fn empty_line(probe: &mut Probe) -> Step<Finding> {
+    let seen = abuse(probe, b"\n", "an empty line")?;
+    Ok(Finding::Measured { summary: seen })
+}
+
+fn control_characters(probe: &mut Probe) -> Step<Finding> {
+    let seen = abuse(probe, b"HANDSHAKE+a\x00b\x07c\x1b[31m\n", "HANDSHAKE with a NUL, a bell and an escape")?;
+    Ok(Finding::Measured { summary: seen })
+}
+
+fn half_close(probe: &mut Probe) -> Step<Finding> {
+    let name = probe.name("Ann");
+    let mut client = GoClient::connect(probe, &name)?;
+    client.send(&ClientCommand::Handshake { name })?;
+    client.wire().finish_sending();
+    let answer = probe.answer();
+    let seen = describe(client.wire(), answer);
+    Ok(Finding::Measured { summary: seen })
+}
+
+fn silent_client(probe: &mut Probe) -> Step<Finding> {
+    let mut silent = probe.connect()?;
+    let mut game = Match::start(probe, 9, ColourChoice::Black)?;
+    let times = neighbour_moves(&mut game, &[40, 30, 50, 31, 41, 32])?;
+    let fate = describe(&mut silent, Duration::from_millis(10));
+    Ok(Finding::Measured {
+        summary: format!(
+            "a game beside it went on (move answers {}); the silent client: {fate} so far",
+            spread(&times)
+        ),
+    })
+}
+
+fn disconnect_mid_line(probe: &mut Probe) -> Step<Finding> {
+    let mut game = Match::start(probe, 5, ColourChoice::Black)?;
+    game.play_all(&[12, 6])?;
+    let half = format!("MOVE+{}+{}+1", game.id, game.black.name);
+    game.black.wire().send_bytes(half.as_bytes(), &format!("{half} without its newline"))?;
+    game.black.wire().disconnect();
+    let answer = probe.answer();
+    let seen = describe(game.white.wire(), answer);
+    Ok(Finding::Measured {
+        summary: format!("the other player: {seen}"),
+    })
+}
+
+/// How many refused lines the floods send.
+const FLOOD_LINES: usize = 5_000;
+
+/// How long the flood's answers are read: a server may pace a client whose lines it
+/// keeps refusing (goserver does, to about 100 a second), so not all of them come.
+const FLOOD_READING: Duration = Duration::from_secs(3);
+
+/// Writes `lines` to `socket` in 16 KiB writes until all are written, a write fails,
+/// or `budget` has passed; says how it ended and how many bytes went.
+fn flood(mut socket: std::net::TcpStream, lines: &[u8], budget: Duration) -> (usize, String) {
+    use std::io::Write;
+    let began = Instant::now();
+    let mut sent = 0;
+    for chunk in lines.chunks(16 * 1024) {
+        if began.elapsed() > budget {
+            return (sent, format!("still writing after {}", seconds(budget)));
+        }
+        match socket.write_all(chunk) {
+            Ok(()) => sent += chunk.len(),
+            Err(e) if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) => {
+                return (sent, "the server stopped taking its lines (TCP held it back)".to_string());
+            }
+            Err(_) => return (sent, "the server closed its connection".to_string()),
+        }
+    }
+    (sent, "all of it taken".to_string())
+}
+
+fn flood_read(probe: &mut Probe) -> Step<Finding> {
+    let mut game = Match::start(probe, 9, ColourChoice::Black)?;
+    let mut flooder = probe.connect()?;
+    let socket = flooder
+        .handle()
+        .map_err(|e| Failure::new("a socket for the flood", e.to_string()))?;
+    let answer = probe.answer();
+    let lines: Vec<u8> = (0..FLOOD_LINES).flat_map(|n| format!("FLOOD+{n}\n").into_bytes()).collect();
+    probe.note(&format!(
+        "{} sends {FLOOD_LINES} lines FLOOD+<n> as fast as it can and reads the answers (not logged one by one)",
+        flooder.who()
+    ));
+    let (counted, written, times) = std::thread::scope(|scope| {
+        let reading = scope.spawn(|| {
+            let began = Instant::now();
+            let mut answered = 0;
+            let last = loop {
+                match flooder.hear_unlogged(answer) {
+                    Heard::Line(_) => answered += 1,
+                    other => break other,
+                }
+                if answered == FLOOD_LINES || began.elapsed() >= FLOOD_READING {
+                    break Heard::Silent(Duration::ZERO);
+                }
+            };
+            (answered, began.elapsed(), last)
+        });
+        let writing = scope.spawn(move || flood(socket, &lines, answer * 4));
+        let times = neighbour_moves(&mut game, &[40, 30, 50, 31]);
+        (reading.join(), writing.join(), times)
+    });
+    let times = times?;
+    let (Ok((answered, took, last)), Ok((sent, how))) = (counted, written) else {
+        return Err(Failure::new("the flood's threads to finish", "one of them panicked"));
+    };
+    let end = match last {
+        Heard::Silent(wait) if wait.is_zero() => String::new(),
+        other => format!(", then {}", other.describe()),
+    };
+    Ok(Finding::Measured {
+        summary: format!(
+            "{answered} of {FLOOD_LINES} lines answered in the {} it was read{end} ({} KB sent: {how}); a game beside it: move answers {}",
+            seconds(took),
+            sent / 1024,
+            spread(&times)
+        ),
+    })
+}
+
+fn flood_unread(probe: &mut Probe) -> Step<Finding> {
+    let mut game = Match::start(probe, 9, ColourChoice::Black)?;
+    let flooder = probe.connect()?;
+    let socket = flooder
+        .handle()
+        .map_err(|e| Failure::new("a socket for the flood", e.to_string()))?;
+    let answer = probe.answer();
+    let lines: Vec<u8> = (0..4 * FLOOD_LINES)
+        .flat_map(|n| format!("MOVE+987654+flood+{n}\n").into_bytes())
+        .collect();
+    probe.note(&format!(
+        "{} sends {} refused lines as fast as it can and never reads an answer",
+        flooder.who(),
+        4 * FLOOD_LINES
+    ));
+    let (written, times) = std::thread::scope(|scope| {
+        let writing = scope.spawn(move || flood(socket, &lines, answer * 4));
+        let times = neighbour_moves(&mut game, &[40, 30, 50, 31, 41, 32, 49, 33]);
+        (writing.join(), times)
+    });
+    let times = times?;
+    let Ok((sent, how)) = written else {
+        return Err(Failure::new("the flood's thread to finish", "it panicked"));
+    };
+    drop(flooder);
+    Ok(Finding::Measured {
+        summary: format!(
+            "{} KB sent: {how}; a game beside it: move answers {}",
+            sent / 1024,
+            spread(&times)
+        ),
+    })
+}
+
+/// How many clients `many_clients` connects.
+const MANY: usize = 200;
+
+fn many_clients(probe: &mut Probe) -> Step<Finding> {
+    let mut clients = Vec::with_capacity(MANY);
+    for n in 0..MANY {
+        let name = probe.name(&format!("c{n}"));
+        clients.push(GoClient::connect(probe, &name)?);
+    }
+    probe.note(&format!("{MANY} clients connected; each sends HANDSHAKE at once"));
+    let answer = probe.answer();
+    let results: Vec<Option<Duration>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = clients
+            .iter_mut()
+            .map(|client| {
+                scope.spawn(move || {
+                    let began = Instant::now();
+                    let name = client.name.clone();
+                    client.send(&ClientCommand::Handshake { name }).ok()?;
+                    matches!(client.hear(answer), Heard::Line(_)).then(|| began.elapsed())
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().ok().flatten()).collect()
+    });
+    let times: Vec<Duration> = results.iter().flatten().copied().collect();
+    ensure(
+        times.len() == MANY,
+        format!("an answer to each of the {MANY} HANDSHAKEs within {}", seconds(answer)),
+        format!("{} answers", times.len()),
+    )?;
+    Ok(Finding::Measured {
+        summary: format!("{MANY} of {MANY} answered: {}", spread(&times)),
+    })
+}
+
+/// How many games `fifty_games` plays at once, and how many moves each.
+const GAMES: usize = 50;
+const GAME_MOVES: usize = 20;
+
+fn fifty_games(probe: &mut Probe) -> Step<Finding> {
+    let mut games = Vec::with_capacity(GAMES);
+    for _ in 0..GAMES {
+        games.push(Match::start(probe, 9, ColourChoice::Black)?);
+    }
+    probe.note(&format!("{GAMES} games started; each plays {GAME_MOVES} random moves on a thread of its own"));
+    let began = Instant::now();
+    let played: Vec<Step<Vec<Duration>>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = games
+            .iter_mut()
+            .enumerate()
+            .map(|(n, game)| {
+                scope.spawn(move || {
+                    let mut rng = Rng::new(n as u64);
+                    let mut times = Vec::new();
+                    for _ in 0..GAME_MOVES {
+                        let Some(index) = random_move(game, &mut rng) else {
+                            break;
+                        };
+                        let began = Instant::now();
+                        game.play(index)?;
+                        times.push(began.elapsed());
+                    }
+                    Ok(times)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|_| Err(Failure::new("a game's thread to finish", "it panicked"))))
+            .collect()
+    });
+    let took = began.elapsed();
+    let mut times = Vec::new();
+    for game in played {
+        times.extend(game?);
+    }
+    Ok(Finding::Measured {
+        summary: format!(
+            "{GAMES} games, {} moves in {} ({:.0} moves/s): move answers {}",
+            times.len(),
+            seconds(took),
+            times.len() as f64 / took.as_secs_f64().max(1e-9),
+            spread(&times)
+        ),
+    })
+}
+
+fn answer_times(probe: &mut Probe) -> Step<Finding> {
+    let mut game = Match::start(probe, 9, ColourChoice::Black)?;
+    let mut rng = Rng::new(200);
+    let mut times = Vec::new();
+    while times.len() < 200 {
+        let Some(index) = random_move(&game, &mut rng) else {
+            break;
+        };
+        let began = Instant::now();
+        game.play(index)?;
+        times.push(began.elapsed());
+    }
+    Ok(Finding::Measured {
+        summary: format!("{} moves: answers {}", times.len(), spread(&times)),
+    })
+}
+
+/// `p50 3 ms, p99 9 ms`: the spread of `times`.
+pub fn spread(times: &[Duration]) -> String {
+    if times.is_empty() {
+        return "none measured".to_string();
+    }
+    let mut sorted = times.to_vec();
+    sorted.sort();
+    let at = |q: f64| {
+        let rank = ((q * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len());
+        sorted[rank - 1]
+    };
+    format!("p50 {}, p99 {}, max {}", millis(at(0.5)), millis(at(0.99)), millis(sorted[sorted.len() - 1]))
+}
+
+/// `3.2 ms`.
+fn millis(d: Duration) -> String {
+    format!("{:.1} ms", d.as_secs_f64() * 1000.0)
+}
