@@ -16,6 +16,7 @@
 //! - [`probe`]: what a case runs with: the server's address, the waits, names.
 //! - [`wire`]: one connection of a case: bounded reads and writes, every line logged.
 //! - [`log`]: a case's wire log.
+//! - [`measure`]: what the robustness cases share: answer times, floods.
 //! - [`target`]: the server under test: running already, or started for each case.
 //! - [`run`]: the cases one after another, each with a deadline, and the server's
 //!   health after each.
@@ -25,6 +26,7 @@
 pub mod case;
 pub mod go;
 pub mod log;
+pub mod measure;
 pub mod options;
 pub mod probe;
 pub mod report;

@@ -75,6 +75,7 @@ pub fn run(
     progress: &mut dyn Progress,
 ) -> Vec<Outcome> {
     progress.start(cases.len());
+    let run = run_token();
     let mut gone = false;
     let mut outcomes = Vec::with_capacity(cases.len());
     for (index, case) in cases.iter().enumerate() {
@@ -89,7 +90,8 @@ pub fn run(
                 alive: false,
             }
         } else {
-            let outcome = run_one(suite, case, index, target, timing);
+            let tag = format!("{}{run}", index + 1);
+            let outcome = run_one(suite, case, &tag, target, timing);
             gone = !target.is_fresh_per_case() && !outcome.alive;
             outcome
         };
@@ -102,9 +104,19 @@ pub fn run(
 /// What the alive check expects, in a failure.
 const ALIVE_EXPECTED: &str = "after the case, a fresh client gets an answer";
 
-fn run_one(suite: &Suite, case: &Case, index: usize, target: &Target, timing: Timing) -> Outcome {
+/// Two letters that tell this run's names from another's (two checkers on one shared
+/// server, or the last run's clients still leaving).
+fn run_token() -> String {
+    let mut rng = crate::engine::rng::Rng::from_entropy();
+    (0..2)
+        .map(|_| char::from(b'a' + u8::try_from(rng.below(26)).unwrap_or(0)))
+        .collect()
+}
+
+/// Runs one case; `tag` makes its clients' names its own (`Ann-7qa`).
+fn run_one(suite: &Suite, case: &Case, tag: &str, target: &Target, timing: Timing) -> Outcome {
     let began = Instant::now();
-    let tag = (index + 1).to_string();
+    let tag = tag.to_string();
     let mut served = match target.start() {
         Ok(served) => served,
         Err(why) => {
@@ -125,7 +137,12 @@ fn run_one(suite: &Suite, case: &Case, index: usize, target: &Target, timing: Ti
     let sockets = Sockets::default();
     let probe = Probe::new(served.addr, timing, tag.clone(), sockets.clone());
     let log = probe.log.clone();
-    let (shots, verdict) = run_body(case, probe, &sockets, timing);
+    let (shots, verdict, opened) = run_body(case, probe, &sockets, timing);
+    if !target.is_fresh_per_case() {
+        // A shared server hears of the case's clients leaving on threads of its own:
+        // let it, before the next case joins where they were.
+        std::thread::sleep(settle(opened));
+    }
     let (verdict, alive) = after_case(suite, verdict, &mut served, &log, timing, &tag);
     let server_output = if verdict.is_failure() {
         served.stop();
@@ -144,8 +161,16 @@ fn run_one(suite: &Suite, case: &Case, index: usize, target: &Target, timing: Ti
     }
 }
 
-/// Runs the case's body on a thread of its own, within the case's deadline.
-fn run_body(case: &Case, mut probe: Probe, sockets: &Sockets, timing: Timing) -> (Vec<Shot>, Verdict) {
+/// How long a shared server is given to see `connections` of a case leave: 20 ms and
+/// a millisecond each, at most half a second.
+fn settle(connections: usize) -> Duration {
+    (Duration::from_millis(20) + Duration::from_millis(1) * u32::try_from(connections).unwrap_or(u32::MAX))
+        .min(Duration::from_millis(500))
+}
+
+/// Runs the case's body on a thread of its own, within the case's deadline; returns the
+/// boards it showed, its verdict, and how many connections it opened.
+fn run_body(case: &Case, mut probe: Probe, sockets: &Sockets, timing: Timing) -> (Vec<Shot>, Verdict, usize) {
     let (done, result) = crossbeam_channel::bounded(1);
     let body = case.body;
     let log = probe.log.clone();
@@ -159,6 +184,7 @@ fn run_body(case: &Case, mut probe: Probe, sockets: &Sockets, timing: Timing) ->
         return (
             Vec::new(),
             Verdict::Fail(Failure::new("a thread for the case", e.to_string())),
+            0,
         );
     }
     let deadline = case_deadline(timing);
@@ -177,10 +203,16 @@ fn run_body(case: &Case, mut probe: Probe, sockets: &Sockets, timing: Timing) ->
         }
     };
     // Whatever the case left open, it leaves now.
-    for socket in sockets.lock().drain(..) {
-        let _ = socket.shutdown(Shutdown::Both);
-    }
-    match received {
+    let opened = {
+        let mut sockets = sockets.lock();
+        for socket in sockets.iter() {
+            let _ = socket.shutdown(Shutdown::Both);
+        }
+        let opened = sockets.len();
+        sockets.clear();
+        opened
+    };
+    let (shots, verdict) = match received {
         Some((shots, Ok(step))) => (shots, Verdict::from(step)),
         Some((shots, Err(panic))) => {
             let why = panic
@@ -203,7 +235,8 @@ fn run_body(case: &Case, mut probe: Probe, sockets: &Sockets, timing: Timing) ->
                 "it did not: each wait is bounded, so the server kept it busy".to_string(),
             )),
         ),
-    }
+    };
+    (shots, verdict, opened)
 }
 
 /// After the case: did a started server exit during it, and does a fresh client still

@@ -5,6 +5,7 @@
 
 use super::super::case::{Case, Failure, Finding, Kind, Section, Step, numbered};
 use super::super::probe::{Probe, ensure};
+use super::super::measure::{flood, spread};
 use super::super::wire::{Heard, Wire, seconds};
 use super::client::GoClient;
 use super::play::{Match, random_move};
@@ -229,27 +230,6 @@ const FLOOD_LINES: usize = 5_000;
 /// keeps refusing (goserver does, to about 100 a second), so not all of them come.
 const FLOOD_READING: Duration = Duration::from_secs(3);
 
-/// Writes `lines` to `socket` in 16 KiB writes until all are written, a write fails,
-/// or `budget` has passed; says how it ended and how many bytes went.
-fn flood(mut socket: std::net::TcpStream, lines: &[u8], budget: Duration) -> (usize, String) {
-    use std::io::Write;
-    let began = Instant::now();
-    let mut sent = 0;
-    for chunk in lines.chunks(16 * 1024) {
-        if began.elapsed() > budget {
-            return (sent, format!("still writing after {}", seconds(budget)));
-        }
-        match socket.write_all(chunk) {
-            Ok(()) => sent += chunk.len(),
-            Err(e) if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) => {
-                return (sent, "the server stopped taking its lines (TCP held it back)".to_string());
-            }
-            Err(_) => return (sent, "the server closed its connection".to_string()),
-        }
-    }
-    (sent, "all of it taken".to_string())
-}
-
 fn flood_read(probe: &mut Probe) -> Step<Finding> {
     let mut game = Match::start(probe, 9, ColourChoice::Black)?;
     let mut flooder = probe.connect()?;
@@ -438,21 +418,3 @@ fn answer_times(probe: &mut Probe) -> Step<Finding> {
     })
 }
 
-/// `p50 3 ms, p99 9 ms`: the spread of `times`.
-pub fn spread(times: &[Duration]) -> String {
-    if times.is_empty() {
-        return "none measured".to_string();
-    }
-    let mut sorted = times.to_vec();
-    sorted.sort();
-    let at = |q: f64| {
-        let rank = ((q * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len());
-        sorted[rank - 1]
-    };
-    format!("p50 {}, p99 {}, max {}", millis(at(0.5)), millis(at(0.99)), millis(sorted[sorted.len() - 1]))
-}
-
-/// `3.2 ms`.
-fn millis(d: Duration) -> String {
-    format!("{:.1} ms", d.as_secs_f64() * 1000.0)
-}

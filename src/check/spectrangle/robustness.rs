@@ -1,0 +1,308 @@
+//! Robustness and speed: lines in pieces and together, garbage, long lines, floods,
+//! many clients and games at once, answer times. The measuring cases fail only where
+//! the server crashed, stopped answering others, or broke a game.
+
+use super::super::case::{Case, Failure, Finding, Kind, Section, Step, numbered};
+use super::super::measure::{flood, spread};
+use super::super::probe::{Probe, ensure};
+use super::super::wire::{Heard, Wire, seconds};
+use super::client::SpClient;
+use super::table::Table;
+use crate::engine::rng::Rng;
+use crate::frontend::spectrangle::protocol::{ErrorCode, ServerMessage};
+use std::time::{Duration, Instant};
+
+/// The section.
+pub const SECTION: Section = Section {
+    slug: "robustness",
+    title: "Robustness and speed",
+};
+
+const COMMANDS: &str = "Values between angle brackets ( < > ) indicate a required argument.";
+const GAME: &str = "START <playerName> ... The game has started with the players listed. Players take turns in the order listed.";
+
+/// The section's cases.
+pub fn cases() -> Vec<Case> {
+    numbered(
+        SECTION,
+        vec![
+            (Kind::Required, "A line that arrives in pieces is one command", COMMANDS, line_in_pieces),
+            (Kind::Required, "Two lines that arrive together are both answered, in order", COMMANDS, lines_together),
+            (Kind::Measure, "A line of binary garbage", COMMANDS, binary_garbage),
+            (Kind::Measure, "A line of 1 MB", COMMANDS, megabyte_line),
+            (Kind::Measure, "A line that is not UTF-8 text", COMMANDS, not_utf8),
+            (Kind::Measure, "A flood of 5,000 refused lines, its answers read for 3 s, beside a game", GAME, flood_read),
+            (Kind::Measure, "A client that floods and never reads its answers, beside a game", GAME, flood_unread),
+            (Kind::Measure, "100 clients join at once", GAME, many_clients),
+            (Kind::Measure, "20 games of two at once, ten moves each", GAME, twenty_games),
+            (Kind::Measure, "Answer times of a whole game of two", GAME, answer_times),
+        ],
+    )
+}
+
+fn line_in_pieces(probe: &mut Probe) -> Step<Finding> {
+    let name = probe.name("Ann");
+    let mut client = SpClient::connect(probe, &name)?;
+    let line = format!("JOIN {name}\n");
+    for (n, byte) in line.bytes().enumerate() {
+        client
+            .wire()
+            .send_bytes(&[byte], &format!("byte {} of the line {}", n + 1, line.trim_end()))?;
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    client.expect("LOBBY, once the whole line has arrived", |m| {
+        matches!(m, ServerMessage::Lobby { .. }).then_some(())
+    })?;
+    Ok(Finding::Pass)
+}
+
+fn lines_together(probe: &mut Probe) -> Step<Finding> {
+    let name = probe.name("Ann");
+    let mut client = SpClient::connect(probe, &name)?;
+    let both = format!("JOIN {name}\nHELLO\n");
+    client
+        .wire()
+        .send_bytes(both.as_bytes(), &format!("JOIN {name} and HELLO in one write"))?;
+    client.expect("LOBBY (the answer to the first line)", |m| {
+        matches!(m, ServerMessage::Lobby { .. }).then_some(())
+    })?;
+    client.refused(ErrorCode::Unrecognized, "the second line, HELLO, is no command")?;
+    Ok(Finding::Pass)
+}
+
+/// What a fresh client hears after sending `bytes` (logged as `what`).
+fn abuse(probe: &mut Probe, bytes: &[u8], what: &str) -> Step<String> {
+    let mut wire = probe.connect()?;
+    let answer = probe.answer();
+    if let Err(failure) = wire.send_bytes(bytes, what) {
+        return Ok(format!("the server did not take it all ({})", failure.got));
+    }
+    Ok(describe(&mut wire, answer))
+}
+
+/// What comes on `wire` within `wait`, as a measurement says it.
+fn describe(wire: &mut Wire, wait: Duration) -> String {
+    match wire.hear(wait) {
+        Heard::Line(line) => match ServerMessage::parse(&line) {
+            Ok(ServerMessage::Error { code, .. }) => format!("answered ERROR {code}"),
+            Ok(message) => format!("answered {}", message.to_string().split(' ').next().unwrap_or_default()),
+            Err(_) => format!("answered '{}'", super::super::log::shown(&line)),
+        },
+        Heard::Closed => "the server closed the connection".to_string(),
+        Heard::Silent(wait) => format!("no answer within {}", seconds(wait)),
+        other => other.describe(),
+    }
+}
+
+fn binary_garbage(probe: &mut Probe) -> Step<Finding> {
+    let mut rng = Rng::new(11);
+    let mut bytes: Vec<u8> = (0..2048).map(|_| u8::try_from(rng.below(256)).unwrap_or(0)).collect();
+    bytes.retain(|&b| b != b'\n');
+    bytes.push(b'\n');
+    let seen = abuse(probe, &bytes, "2 KB of random bytes and a newline")?;
+    Ok(Finding::Measured { summary: seen })
+}
+
+fn megabyte_line(probe: &mut Probe) -> Step<Finding> {
+    let mut table = Table::start(probe, &["Ann", "Bob"])?;
+    let mut bytes = vec![b'A'; 1 << 20];
+    bytes.push(b'\n');
+    let seen = abuse(probe, &bytes, "1 MB of 'A' and a newline")?;
+    neighbour_moves(&mut table, 2)?;
+    Ok(Finding::Measured {
+        summary: format!("{seen}; a game beside it went on"),
+    })
+}
+
+fn not_utf8(probe: &mut Probe) -> Step<Finding> {
+    let seen = abuse(probe, b"JOIN \xff\xfe\xfd\n", "JOIN and three bytes that are not UTF-8")?;
+    Ok(Finding::Measured { summary: seen })
+}
+
+/// Plays `moves` turns of a game that must still be served; returns each one's time.
+fn neighbour_moves(table: &mut Table, moves: usize) -> Step<Vec<Duration>> {
+    let mut times = Vec::new();
+    for _ in 0..moves {
+        let began = Instant::now();
+        table.auto_move().map_err(|failure| Failure {
+            expected: format!("(another client's game goes on) {}", failure.expected),
+            ..failure
+        })?;
+        times.push(began.elapsed());
+    }
+    Ok(times)
+}
+
+/// How many lines the floods send.
+const FLOOD_LINES: usize = 5_000;
+
+/// How long the flood's answers are read (a server may pace a client that keeps
+/// sending refused lines).
+const FLOOD_READING: Duration = Duration::from_secs(3);
+
+fn flood_read(probe: &mut Probe) -> Step<Finding> {
+    let mut table = Table::start(probe, &["Ann", "Bob"])?;
+    let mut flooder = probe.connect()?;
+    let socket = flooder
+        .handle()
+        .map_err(|e| Failure::new("a socket for the flood", e.to_string()))?;
+    let answer = probe.answer();
+    let lines: Vec<u8> = (0..FLOOD_LINES).flat_map(|n| format!("FLOOD {n}\n").into_bytes()).collect();
+    probe.note(&format!(
+        "{} sends {FLOOD_LINES} lines FLOOD <n> as fast as it can and reads the answers (not logged one by one)",
+        flooder.who()
+    ));
+    let (counted, written, times) = std::thread::scope(|scope| {
+        let reading = scope.spawn(|| {
+            let began = Instant::now();
+            let mut answered = 0;
+            let last = loop {
+                match flooder.hear_unlogged(answer) {
+                    Heard::Line(_) => answered += 1,
+                    other => break other,
+                }
+                if answered == FLOOD_LINES || began.elapsed() >= FLOOD_READING {
+                    break Heard::Silent(Duration::ZERO);
+                }
+            };
+            (answered, last)
+        });
+        let writing = scope.spawn(move || flood(socket, &lines, answer * 4));
+        let times = neighbour_moves(&mut table, 4);
+        (reading.join(), writing.join(), times)
+    });
+    let times = times?;
+    let (Ok((answered, last)), Ok((sent, how))) = (counted, written) else {
+        return Err(Failure::new("the flood's threads to finish", "one of them panicked"));
+    };
+    let end = match last {
+        Heard::Silent(wait) if wait.is_zero() => String::new(),
+        other => format!(", then {}", other.describe()),
+    };
+    Ok(Finding::Measured {
+        summary: format!(
+            "{answered} of {FLOOD_LINES} lines answered in the {} they were read{end} ({} KB sent: {how}); a game beside it: turns {}",
+            seconds(FLOOD_READING),
+            sent / 1024,
+            spread(&times)
+        ),
+    })
+}
+
+fn flood_unread(probe: &mut Probe) -> Step<Finding> {
+    let mut table = Table::start(probe, &["Ann", "Bob"])?;
+    let flooder = probe.connect()?;
+    let socket = flooder
+        .handle()
+        .map_err(|e| Failure::new("a socket for the flood", e.to_string()))?;
+    let answer = probe.answer();
+    let lines: Vec<u8> = (0..4 * FLOOD_LINES).flat_map(|n| format!("FLOOD {n}\n").into_bytes()).collect();
+    probe.note(&format!(
+        "{} sends {} refused lines as fast as it can and never reads an answer",
+        flooder.who(),
+        4 * FLOOD_LINES
+    ));
+    let (written, times) = std::thread::scope(|scope| {
+        let writing = scope.spawn(move || flood(socket, &lines, answer * 4));
+        let times = neighbour_moves(&mut table, 8);
+        (writing.join(), times)
+    });
+    let times = times?;
+    let Ok((sent, how)) = written else {
+        return Err(Failure::new("the flood's thread to finish", "it panicked"));
+    };
+    drop(flooder);
+    Ok(Finding::Measured {
+        summary: format!("{} KB sent: {how}; a game beside it: turns {}", sent / 1024, spread(&times)),
+    })
+}
+
+/// How many clients `many_clients` connects.
+const MANY: usize = 100;
+
+fn many_clients(probe: &mut Probe) -> Step<Finding> {
+    let mut clients = Vec::with_capacity(MANY);
+    for n in 0..MANY {
+        let name = probe.name(&format!("c{n}"));
+        clients.push(SpClient::connect(probe, &name)?);
+    }
+    probe.note(&format!("{MANY} clients connected; each sends JOIN at once"));
+    let answer = probe.answer();
+    let results: Vec<Option<Duration>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = clients
+            .iter_mut()
+            .map(|client| {
+                scope.spawn(move || {
+                    let began = Instant::now();
+                    let line = format!("JOIN {}", client.name);
+                    client.send_line(&line).ok()?;
+                    matches!(client.hear(answer), Heard::Line(_)).then(|| began.elapsed())
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().ok().flatten()).collect()
+    });
+    let times: Vec<Duration> = results.iter().flatten().copied().collect();
+    ensure(
+        times.len() == MANY,
+        format!("an answer to each of the {MANY} JOINs within {}", seconds(answer)),
+        format!("{} answers", times.len()),
+    )?;
+    Ok(Finding::Measured {
+        summary: format!("{MANY} of {MANY} answered: {}", spread(&times)),
+    })
+}
+
+/// How many games `twenty_games` plays at once, and how many turns each.
+const GAMES: usize = 20;
+const GAME_TURNS: usize = 10;
+
+fn twenty_games(probe: &mut Probe) -> Step<Finding> {
+    let mut tables = Vec::with_capacity(GAMES);
+    for n in 0..GAMES {
+        tables.push(Table::start(probe, &[&format!("Ann{n}"), &format!("Bob{n}")])?);
+    }
+    probe.note(&format!("{GAMES} games started; each plays {GAME_TURNS} turns on a thread of its own"));
+    let began = Instant::now();
+    let played: Vec<Step<Vec<Duration>>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = tables
+            .iter_mut()
+            .map(|table| scope.spawn(move || neighbour_moves(table, GAME_TURNS)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|_| Err(Failure::new("a game's thread to finish", "it panicked"))))
+            .collect()
+    });
+    let took = began.elapsed();
+    let mut times = Vec::new();
+    for game in played {
+        times.extend(game?);
+    }
+    Ok(Finding::Measured {
+        summary: format!(
+            "{GAMES} games, {} turns in {} ({:.0} turns/s): turns {}",
+            times.len(),
+            seconds(took),
+            times.len() as f64 / took.as_secs_f64().max(1e-9),
+            spread(&times)
+        ),
+    })
+}
+
+fn answer_times(probe: &mut Probe) -> Step<Finding> {
+    let mut table = Table::start(probe, &["Ann", "Bob"])?;
+    let mut times = Vec::new();
+    let mut last = Instant::now();
+    table.play_to_end(probe, |_| {
+        let now = Instant::now();
+        times.push(now - last);
+        last = now;
+        Ok(())
+    })?;
+    // The first entry is the start itself, not a turn.
+    times.remove(0);
+    Ok(Finding::Measured {
+        summary: format!("{} turns: {}", times.len(), spread(&times)),
+    })
+}
