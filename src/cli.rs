@@ -16,7 +16,12 @@ use std::time::Duration;
 /// (GO! protocol), Spectrangle, or Go in the shared Bkgo 0.6 room, each on its own
 /// port; the operator watches through the console on this terminal.
 #[derive(Parser, Debug)]
-#[command(name = "goserver", version, about, args_conflicts_with_subcommands = true)]
+#[command(
+    name = "goserver",
+    version,
+    about,
+    args_conflicts_with_subcommands = true
+)]
 pub struct Options {
     /// Instead of serving: `goserver check go HOST:PORT` runs the conformance suite
     /// against another server.

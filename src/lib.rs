@@ -13,6 +13,9 @@
 //!   web ───────────────────>┤                                       │   hand-off, output
 //!   (browsers, read-only)   │                                       └─> live, results: what
 //!                           └─> shutdown, workers, records              the games publish
+//!
+//!   main ─> check (`goserver check`: another server under test) ─> the front ends'
+//!           protocol modules (the other side of each line), engine, net's line reader
 //! ```
 //!
 //! | module | owns | does not |
@@ -26,11 +29,13 @@
 //! | [`server`] | wiring: a listener and an accept loop per front end, orderly shutdown | protocol details |
 //! | [`web`] | the live web board: pages, JSON, event streams, over every front end | changing a game, blocking one |
 //! | [`console`] | the operator's commands, over every front end | blocking a game |
+//! | [`check`] | `goserver check`: the conformance suites run against another server (a student's), their cases, wire logs and reports | serving; no front end knows it |
 //! | [`records`] | saving a finished game's record in `--records` | its format |
 //! | [`shutdown`] | the one shutdown trigger | |
 //! | [`workers`] | pooled OS threads for connections and game loops | |
 //! | [`secret`] | a password read at start: hidden, compared in constant time | who may try it |
 //! | [`settings`], [`cli`], [`logging`] | configuration and logs (never blocking a thread that logs) | |
+//! | [`html`] | text put into HTML pages, escaped (the web board, the checker's report) | |
 //!
 //! New to the code? Start with the guided tour in `docs/tour.md` in the repository: it
 //! follows one client line from the listener to its answer in thirteen stops, naming

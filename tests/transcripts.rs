@@ -673,3 +673,173 @@ fn the_notation_is_read_as_documented() {
     );
     assert_eq!(without_dates("DT[2026-11-2"), "DT[2026-11-2");
 }
+
+/// A fenced ```` ```checker <protocol> ```` block: a run of `goserver check` against a
+/// fresh goserver. Its first line is the command as a user types it
+/// (`$ goserver check go localhost:8000 --only handshake`); the rest is what the
+/// command prints. Times (`(12 ms)`, `in 0.4 s:`) match any time, and the address shown
+/// stands for the fresh server's.
+#[derive(Clone, Debug)]
+struct CheckerRun {
+    file: String,
+    line: usize,
+    front: Front,
+    /// The command's words after `goserver check <protocol> <address>`.
+    flags: Vec<String>,
+    /// The address the command shows.
+    address: String,
+    /// What it prints.
+    output: Vec<String>,
+}
+
+/// Every checker block of `text`, read from `file`.
+fn checker_runs(file: &str, text: &str) -> Result<Vec<CheckerRun>, String> {
+    let mut runs = Vec::new();
+    let mut lines = text.lines().enumerate();
+    while let Some((index, line)) = lines.next() {
+        let Some(info) = line.trim_start().strip_prefix("```checker") else {
+            continue;
+        };
+        let front = Front::parse(info.trim())
+            .filter(|f| *f != Front::Bkgo)
+            .ok_or_else(|| format!("{file}:{}: expected ```checker go|spectrangle", index + 1))?;
+        let (_, command) = lines
+            .next()
+            .ok_or_else(|| format!("{file}:{}: an empty checker block", index + 1))?;
+        let words: Vec<&str> = command.split_whitespace().collect();
+        let ["$", "goserver", "check", _protocol, address, flags @ ..] = &words[..] else {
+            return Err(format!(
+                "{file}:{}: expected `$ goserver check <protocol> <address> [flags]`, got {command:?}",
+                index + 2
+            ));
+        };
+        let mut output = Vec::new();
+        for (_, line) in lines.by_ref() {
+            if line.trim_start().starts_with("```") {
+                break;
+            }
+            output.push(line.to_string());
+        }
+        runs.push(CheckerRun {
+            file: file.to_string(),
+            line: index + 1,
+            front,
+            flags: flags.iter().map(|f| (*f).to_string()).collect(),
+            address: address.to_string(),
+            output,
+        });
+    }
+    Ok(runs)
+}
+
+/// `line` with every time the checker prints made `TIME`: `(12 ms)`, `(1.5 s)`,
+/// `in 0.4 s:`.
+fn without_times(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    loop {
+        // A time is a number, a blank, then `ms` or `s`, after `(` or `in `.
+        let at = ["(", "in "]
+            .iter()
+            .filter_map(|opening| rest.find(opening).map(|i| (i, opening.len())))
+            .filter(|&(i, len)| {
+                let after = &rest[i + len..];
+                let digits = after.len()
+                    - after
+                        .trim_start_matches(|c: char| c.is_ascii_digit() || c == '.')
+                        .len();
+                digits > 0
+                    && (after[digits..].starts_with(" ms") || after[digits..].starts_with(" s"))
+            })
+            .min();
+        let Some((i, len)) = at else {
+            out.push_str(rest);
+            return out;
+        };
+        out.push_str(&rest[..i + len]);
+        out.push_str("TIME");
+        let after = &rest[i + len..];
+        let digits = after.len()
+            - after
+                .trim_start_matches(|c: char| c.is_ascii_digit() || c == '.')
+                .len();
+        let unit = if after[digits..].starts_with(" ms") {
+            3
+        } else {
+            2
+        };
+        rest = &after[digits + unit..];
+    }
+}
+
+/// Runs `run` against a fresh server; a mismatch names its file and line.
+fn check_run(run: &CheckerRun) -> Result<(), String> {
+    let server =
+        Server::start(run.front, &[]).map_err(|e| format!("{}:{}: {e}", run.file, run.line))?;
+    let address = format!("127.0.0.1:{}", server.port);
+    let protocol = match run.front {
+        Front::Go => "go",
+        _ => "spectrangle",
+    };
+    let printed = Command::new(env!("CARGO_BIN_EXE_goserver"))
+        .args(["check", protocol, &address])
+        .args(&run.flags)
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| format!("{}:{}: the checker does not run: {e}", run.file, run.line))?;
+    let text = String::from_utf8_lossy(&printed.stdout).replace(&address, &run.address);
+    let got: Vec<&str> = text.lines().collect();
+    for (n, wanted) in run.output.iter().enumerate() {
+        let line = run.line + 2 + n;
+        match got.get(n) {
+            Some(got) if without_times(got) == without_times(wanted) => {}
+            Some(got) => {
+                return Err(format!(
+                    "{}:{line}: expected {wanted:?}, got {got:?}",
+                    run.file
+                ));
+            }
+            None => {
+                return Err(format!(
+                    "{}:{line}: expected {wanted:?}, the output ended",
+                    run.file
+                ));
+            }
+        }
+    }
+    if got.len() > run.output.len() {
+        return Err(format!(
+            "{}:{}: the checker printed more than shown: {:?}",
+            run.file,
+            run.line + 2 + run.output.len(),
+            got[run.output.len()]
+        ));
+    }
+    Ok(())
+}
+
+#[test]
+fn every_checker_run_in_the_docs_prints_as_shown() {
+    let mut runs = Vec::new();
+    for (name, text) in documents() {
+        runs.extend(checker_runs(&name, &text).unwrap_or_else(|e| panic!("{e}")));
+    }
+    assert!(
+        runs.iter().any(|r| r.file == "README.md"),
+        "README.md shows no checker run"
+    );
+    let failures: Vec<String> = runs.iter().filter_map(|run| check_run(run).err()).collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn times_in_a_checker_run_match_any_time() {
+    assert_eq!(
+        without_times("  [1/9] pass     handshake.1     The first client (12 ms)"),
+        "  [1/9] pass     handshake.1     The first client (TIME)"
+    );
+    assert_eq!(
+        without_times("9 cases in 0.4 s: 5 pass (1.5 s) and (x) in 3 parts"),
+        "9 cases in TIME: 5 pass (TIME) and (x) in 3 parts"
+    );
+}

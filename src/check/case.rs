@@ -50,22 +50,25 @@ pub struct Case {
 }
 
 impl Case {
-    /// Whether `--only PATTERN` selects it: the pattern is its id (`moves.3`), its
-    /// section (`moves`), or words of its title (`ko`), ignoring case; several patterns
-    /// are separated by commas.
-    pub fn selected_by(&self, pattern: &str) -> bool {
+    /// Whether the pattern `p` (lower case) selects it: a section's slug (`moves`)
+    /// selects that section, a case's id (`moves.3`) that case; `names_a_case` says
+    /// whether `p` is one of those in the suite. Any other pattern selects the cases
+    /// whose title contains it (`ko`).
+    pub fn selected_by(&self, p: &str, names_a_case: bool) -> bool {
         let id = self.id.to_lowercase();
-        let title = self.title.to_lowercase();
-        pattern
-            .split(',')
-            .map(|p| p.trim().to_lowercase())
-            .filter(|p| !p.is_empty())
-            .any(|p| id == p || id.starts_with(&format!("{p}.")) || title.contains(&p))
+        if names_a_case {
+            id == p || id.starts_with(&format!("{p}."))
+        } else {
+            self.title.to_lowercase().contains(p)
+        }
     }
 }
 
 /// Builds a section's cases: ids are numbered in the order given.
-pub fn numbered(section: Section, cases: Vec<(Kind, &'static str, &'static str, Body)>) -> Vec<Case> {
+pub fn numbered(
+    section: Section,
+    cases: Vec<(Kind, &'static str, &'static str, Body)>,
+) -> Vec<Case> {
     cases
         .into_iter()
         .enumerate()
@@ -179,7 +182,9 @@ impl Verdict {
                 format!("server: {server}; goserver: {goserver}{same}")
             }
             Verdict::Measured { summary } => summary.clone(),
-            Verdict::Gone => "not run: the server is gone (see the case that stopped it)".to_string(),
+            Verdict::Gone => {
+                "not run: the server is gone (see the case that stopped it)".to_string()
+            }
         }
     }
 }

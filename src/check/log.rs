@@ -157,7 +157,12 @@ mod tests {
         let lines: Vec<String> = log
             .entries()
             .iter()
-            .map(|e| e.to_string().split_once("ms  ").map(|(_, t)| t.to_string()).unwrap_or_default())
+            .map(|e| {
+                e.to_string()
+                    .split_once("ms  ")
+                    .map(|(_, t)| t.to_string())
+                    .unwrap_or_default()
+            })
             .collect();
         assert_eq!(
             lines,

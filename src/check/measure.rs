@@ -17,8 +17,16 @@ pub fn flood(mut socket: TcpStream, lines: &[u8], budget: Duration) -> (usize, S
         }
         match socket.write_all(chunk) {
             Ok(()) => sent += chunk.len(),
-            Err(e) if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) => {
-                return (sent, "the server stopped taking its lines (TCP held it back)".to_string());
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) =>
+            {
+                return (
+                    sent,
+                    "the server stopped taking its lines (TCP held it back)".to_string(),
+                );
             }
             Err(_) => return (sent, "the server closed its connection".to_string()),
         }
@@ -37,7 +45,12 @@ pub fn spread(times: &[Duration]) -> String {
         let rank = ((q * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len());
         sorted[rank - 1]
     };
-    format!("p50 {}, p99 {}, max {}", millis(at(0.5)), millis(at(0.99)), millis(sorted[sorted.len() - 1]))
+    format!(
+        "p50 {}, p99 {}, max {}",
+        millis(at(0.5)),
+        millis(at(0.99)),
+        millis(sorted[sorted.len() - 1])
+    )
 }
 
 /// `3.2 ms`.

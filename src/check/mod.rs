@@ -61,13 +61,22 @@ pub fn suite(protocol: Protocol) -> Suite {
 
 /// The sections of every suite and how many cases each has, for `goserver check --help`.
 pub fn sections_help() -> String {
-    let mut text = String::from("Sections (run one with --only <section>; --list shows every case):\n");
+    let mut text =
+        String::from("Sections (run one with --only <section>; --list shows every case):\n");
     for protocol in [Protocol::Go, Protocol::Spectrangle] {
         let suite = suite(protocol);
-        text.push_str(&format!("  {} ({}, {} cases):\n", suite.name, suite.protocol, suite.cases.len()));
+        text.push_str(&format!(
+            "  {} ({}, {} cases):\n",
+            suite.name,
+            suite.protocol,
+            suite.cases.len()
+        ));
         for section in &suite.sections {
             let count = suite.cases.iter().filter(|c| c.section == *section).count();
-            text.push_str(&format!("    {:<12} {} ({count})\n", section.slug, section.title));
+            text.push_str(&format!(
+                "    {:<12} {} ({count})\n",
+                section.slug, section.title
+            ));
         }
     }
     text
@@ -76,12 +85,10 @@ pub fn sections_help() -> String {
 /// Runs `goserver check` with `options`; returns the exit status.
 pub fn main(options: &CheckOptions) -> ExitCode {
     let suite = suite(options.protocol);
-    let cases: Vec<case::Case> = suite
-        .cases
-        .iter()
-        .filter(|c| options.only.as_deref().is_none_or(|pattern| c.selected_by(pattern)))
-        .cloned()
-        .collect();
+    let cases = match &options.only {
+        Some(patterns) => select(&suite, patterns),
+        None => suite.cases.clone(),
+    };
     if cases.is_empty() {
         eprintln!(
             "goserver check: no case matches --only {} (goserver check {} --list shows them)",
@@ -92,11 +99,19 @@ pub fn main(options: &CheckOptions) -> ExitCode {
     }
     if options.list {
         for case in &cases {
-            println!("{:<15} {:<9} {}", case.id, format!("{:?}", case.kind).to_lowercase(), case.title);
+            println!(
+                "{:<15} {:<9} {}",
+                case.id,
+                format!("{:?}", case.kind).to_lowercase(),
+                case.title
+            );
         }
         return ExitCode::SUCCESS;
     }
-    let timing = Timing::new(Duration::from_secs_f64(options.answer_timeout));
+    let timing = Timing {
+        connect_pause: Duration::from_millis(options.connect_pause),
+        ..Timing::new(Duration::from_secs_f64(options.answer_timeout))
+    };
     let (target, described) = match target(options) {
         Ok(target) => target,
         Err(why) => {
@@ -104,7 +119,10 @@ pub fn main(options: &CheckOptions) -> ExitCode {
             return ExitCode::from(CANNOT_CHECK);
         }
     };
-    println!("goserver check {}: the {} suite against {described}", suite.name, suite.protocol);
+    println!(
+        "goserver check {}: the {} suite against {described}",
+        suite.name, suite.protocol
+    );
     let started = now_rfc3339();
     let began = Instant::now();
     let mut progress = report::terminal::Terminal::new(std::io::stdout());
@@ -132,6 +150,29 @@ pub fn main(options: &CheckOptions) -> ExitCode {
     }
 }
 
+/// The cases `--only` selects, in the suite's order: each comma-separated pattern is a
+/// section (`moves`), a case (`moves.3`), or else words of titles (`ko`), ignoring case.
+pub fn select(suite: &Suite, patterns: &str) -> Vec<case::Case> {
+    let patterns: Vec<(String, bool)> = patterns
+        .split(',')
+        .map(|p| p.trim().to_lowercase())
+        .filter(|p| !p.is_empty())
+        .map(|p| {
+            let names_a_case = suite
+                .cases
+                .iter()
+                .any(|c| c.id.to_lowercase() == p || c.section.slug == p);
+            (p, names_a_case)
+        })
+        .collect();
+    suite
+        .cases
+        .iter()
+        .filter(|c| patterns.iter().any(|(p, names)| c.selected_by(p, *names)))
+        .cloned()
+        .collect()
+}
+
 /// The target the flags name, checked to be there, and how reports name it.
 ///
 /// # Errors
@@ -152,14 +193,22 @@ fn target(options: &CheckOptions) -> Result<(Target, String), String> {
             }
             // One start before the run: a command that cannot start a server is a
             // wrong flag, not forty failed cases.
-            let mut served = target.start().map_err(|why| format!("the server cannot be started: {why}"))?;
+            let mut served = target
+                .start()
+                .map_err(|why| format!("the server cannot be started: {why}"))?;
             served.stop();
-            Ok((target, format!("a server started for each case by: {command}")))
+            Ok((
+                target,
+                format!("a server started for each case by: {command}"),
+            ))
         }
         (None, Some(address)) => {
             let addr = Target::resolve(address)?;
-            std::net::TcpStream::connect_timeout(&addr, Duration::from_secs_f64(options.answer_timeout))
-                .map_err(|e| format!("cannot reach {address} ({addr}): {e}"))?;
+            std::net::TcpStream::connect_timeout(
+                &addr,
+                Duration::from_secs_f64(options.answer_timeout),
+            )
+            .map_err(|e| format!("cannot reach {address} ({addr}): {e}"))?;
             Ok((Target::Running(addr), address.clone()))
         }
         (None, None) => Err("give HOST:PORT, or --server-cmd".to_string()),

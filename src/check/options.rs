@@ -14,7 +14,7 @@ pub struct CheckOptions {
     pub protocol: Protocol,
     /// Where the server listens, HOST:PORT (e.g. localhost:8000); not with
     /// --server-cmd.
-    #[arg(value_name = "HOST:PORT", required_unless_present = "server_cmd", conflicts_with = "server_cmd")]
+    #[arg(value_name = "HOST:PORT", required_unless_present_any = ["server_cmd", "list"], conflicts_with = "server_cmd")]
     pub address: Option<String>,
     /// Start the server for each case with this command (run by `sh -c`), `{port}`
     /// replaced by a free port; the case starts once the port accepts, and the server is
@@ -27,6 +27,11 @@ pub struct CheckOptions {
     /// Seconds to wait for each answer; past it the step, and its case, fail.
     #[arg(long, value_name = "S", default_value_t = 5.0, value_parser = positive_seconds)]
     pub answer_timeout: f64,
+    /// Milliseconds each client waits after connecting before its first line, for a
+    /// server that loses a line sent at once (the case that sends one at once still
+    /// does).
+    #[arg(long, value_name = "MS", default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=10_000))]
+    pub connect_pause: u64,
     /// Run only the cases whose id is, or starts with, PATTERN (a section: `moves`; a
     /// case: `moves.3`), or whose title contains it; several patterns joined by commas.
     #[arg(long, value_name = "PATTERN")]
@@ -60,6 +65,8 @@ const MAX_SECONDS: f64 = 3600.0;
 fn positive_seconds(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         Ok(s) if s > 0.0 && s <= MAX_SECONDS => Ok(s),
-        _ => Err(format!("give seconds above 0 and at most {MAX_SECONDS}, e.g. 5 or 0.5")),
+        _ => Err(format!(
+            "give seconds above 0 and at most {MAX_SECONDS}, e.g. 5 or 0.5"
+        )),
     }
 }

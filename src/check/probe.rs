@@ -18,14 +18,18 @@ pub struct Timing {
     /// To conclude that nothing more comes (a line that must not be sent): a tenth of
     /// the answer timeout, from 200 ms to 1 s.
     pub quiet: Duration,
+    /// After connecting, before a client's first line (`--connect-pause`; none by
+    /// default).
+    pub connect_pause: Duration,
 }
 
 impl Timing {
-    /// The waits for an answer timeout of `answer`.
+    /// The waits for an answer timeout of `answer`, no pause after connecting.
     pub fn new(answer: Duration) -> Timing {
         Timing {
             answer,
             quiet: (answer / 10).clamp(Duration::from_millis(200), Duration::from_secs(1)),
+            connect_pause: Duration::ZERO,
         }
     }
 }
@@ -87,6 +91,20 @@ impl Probe {
     ///
     /// The server does not accept the connection within the answer timeout.
     pub fn connect(&mut self) -> Step<Wire> {
+        let wire = self.connect_at_once()?;
+        if !self.timing.connect_pause.is_zero() {
+            std::thread::sleep(self.timing.connect_pause);
+        }
+        Ok(wire)
+    }
+
+    /// [`Probe::connect`] without `--connect-pause`: for the case that checks a line
+    /// sent the moment the connection opens.
+    ///
+    /// # Errors
+    ///
+    /// The server does not accept the connection within the answer timeout.
+    pub fn connect_at_once(&mut self) -> Step<Wire> {
         let who = label(self.clients);
         self.clients += 1;
         let wire = Wire::connect(self.addr, &who, &self.log, self.timing.answer)?;
@@ -160,8 +178,17 @@ mod tests {
     fn clients_are_lettered_and_waits_follow_the_answer_timeout() {
         let labels: Vec<String> = [0, 1, 25, 26, 27].into_iter().map(label).collect();
         assert_eq!(labels, ["A", "B", "Z", "A2", "B2"]);
-        assert_eq!(Timing::new(Duration::from_secs(5)).quiet, Duration::from_millis(500));
-        assert_eq!(Timing::new(Duration::from_secs(1)).quiet, Duration::from_millis(200));
-        assert_eq!(Timing::new(Duration::from_secs(60)).quiet, Duration::from_secs(1));
+        assert_eq!(
+            Timing::new(Duration::from_secs(5)).quiet,
+            Duration::from_millis(500)
+        );
+        assert_eq!(
+            Timing::new(Duration::from_secs(1)).quiet,
+            Duration::from_millis(200)
+        );
+        assert_eq!(
+            Timing::new(Duration::from_secs(60)).quiet,
+            Duration::from_secs(1)
+        );
     }
 }

@@ -164,13 +164,19 @@ fn run_one(suite: &Suite, case: &Case, tag: &str, target: &Target, timing: Timin
 /// How long a shared server is given to see `connections` of a case leave: 20 ms and
 /// a millisecond each, at most half a second.
 fn settle(connections: usize) -> Duration {
-    (Duration::from_millis(20) + Duration::from_millis(1) * u32::try_from(connections).unwrap_or(u32::MAX))
-        .min(Duration::from_millis(500))
+    (Duration::from_millis(20)
+        + Duration::from_millis(1) * u32::try_from(connections).unwrap_or(u32::MAX))
+    .min(Duration::from_millis(500))
 }
 
 /// Runs the case's body on a thread of its own, within the case's deadline; returns the
 /// boards it showed, its verdict, and how many connections it opened.
-fn run_body(case: &Case, mut probe: Probe, sockets: &Sockets, timing: Timing) -> (Vec<Shot>, Verdict, usize) {
+fn run_body(
+    case: &Case,
+    mut probe: Probe,
+    sockets: &Sockets,
+    timing: Timing,
+) -> (Vec<Shot>, Verdict, usize) {
     let (done, result) = crossbeam_channel::bounded(1);
     let body = case.body;
     let log = probe.log.clone();
@@ -251,7 +257,10 @@ fn after_case(
     tag: &str,
 ) -> (Verdict, bool) {
     if let Some(status) = served.exit_status() {
-        let got = format!("the server exited during the case ({})", describe_exit(status));
+        let got = format!(
+            "the server exited during the case ({})",
+            describe_exit(status)
+        );
         log.note(&got);
         let failure = Failure::new("the server to keep running", got);
         return (keep_first_failure(verdict, failure), false);
@@ -263,7 +272,11 @@ fn after_case(
         Ok(()) => (verdict, true),
         Err(failure) => {
             let got = match served.exit_status() {
-                Some(status) => format!("{}; the server exited ({})", failure.got, describe_exit(status)),
+                Some(status) => format!(
+                    "{}; the server exited ({})",
+                    failure.got,
+                    describe_exit(status)
+                ),
                 None => failure.got,
             };
             let failure = Failure::new(format!("{ALIVE_EXPECTED} ({})", failure.expected), got);

@@ -50,7 +50,9 @@ impl Target {
     /// It names no address, or its host cannot be resolved.
     pub fn resolve(text: &str) -> Result<SocketAddr, String> {
         text.to_socket_addrs()
-            .map_err(|e| format!("cannot resolve '{text}': {e} (give HOST:PORT, e.g. localhost:8000)"))?
+            .map_err(|e| {
+                format!("cannot resolve '{text}': {e} (give HOST:PORT, e.g. localhost:8000)")
+            })?
             .next()
             .ok_or_else(|| format!("'{text}' names no address"))
     }
@@ -139,7 +141,9 @@ impl Served {
     /// How the started process ended, if it has (`None` for a running server, or one
     /// the checker did not start).
     pub fn exit_status(&mut self) -> Option<ExitStatus> {
-        self.process.as_mut().and_then(|p| p.child.try_wait().ok().flatten())
+        self.process
+            .as_mut()
+            .and_then(|p| p.child.try_wait().ok().flatten())
     }
 
     /// Whether the checker started this server.
@@ -290,7 +294,10 @@ impl Process {
 
 /// Reads `pipe` to its end on a thread of its own, keeping the last [`OUTPUT_LINES`]
 /// lines (each cut to 300 characters).
-fn keep_tail(pipe: impl Read + Send + 'static, tail: &Arc<Mutex<VecDeque<String>>>) -> JoinHandle<()> {
+fn keep_tail(
+    pipe: impl Read + Send + 'static,
+    tail: &Arc<Mutex<VecDeque<String>>>,
+) -> JoinHandle<()> {
     let tail = Arc::clone(tail);
     std::thread::spawn(move || {
         let mut reader = BufReader::new(pipe);
@@ -311,7 +318,11 @@ fn keep_tail(pipe: impl Read + Send + 'static, tail: &Arc<Mutex<VecDeque<String>
 }
 
 /// Reads up to a newline or `limit` bytes into `line`; returns the bytes consumed.
-fn read_bounded_line(reader: &mut impl BufRead, line: &mut Vec<u8>, limit: usize) -> std::io::Result<usize> {
+fn read_bounded_line(
+    reader: &mut impl BufRead,
+    line: &mut Vec<u8>,
+    limit: usize,
+) -> std::io::Result<usize> {
     line.clear();
     let mut consumed = 0;
     loop {
@@ -354,7 +365,10 @@ mod tests {
             start_timeout: Duration::from_secs(5),
         };
         let error = target.start().err().expect("it never listens");
-        assert!(error.contains("exited (status 3) before it listened"), "{error}");
+        assert!(
+            error.contains("exited (status 3) before it listened"),
+            "{error}"
+        );
         assert!(error.contains("its last output: no such class"), "{error}");
     }
 

@@ -80,7 +80,8 @@ impl Wire {
             stream.set_write_timeout(Some(answer))?;
             stream.try_clone()
         };
-        let reading = setup(&stream).map_err(|e| Failure::new("a usable connection", e.to_string()))?;
+        let reading =
+            setup(&stream).map_err(|e| Failure::new("a usable connection", e.to_string()))?;
         log.record(who, Direction::Note, "connected");
         Ok(Wire {
             who: who.to_string(),
@@ -136,7 +137,8 @@ impl Wire {
     ///
     /// The write failed or did not finish within the answer timeout.
     pub fn send_bytes(&mut self, bytes: &[u8], what: &str) -> Step<()> {
-        self.log.record(&self.who, Direction::Sent, &format!("[{what}]"));
+        self.log
+            .record(&self.who, Direction::Sent, &format!("[{what}]"));
         self.write(bytes, what)
     }
 
@@ -173,7 +175,9 @@ impl Wire {
         match &heard {
             Heard::Line(line) => self.log.record(&self.who, Direction::Received, line),
             Heard::Silent(_) => {}
-            other => self.log.record(&self.who, Direction::Note, &other.describe()),
+            other => self
+                .log
+                .record(&self.who, Direction::Note, &other.describe()),
         }
         heard
     }
@@ -247,21 +251,24 @@ impl Wire {
     /// Closes the sending side only: the server sees the end of input, and may still
     /// answer.
     pub fn finish_sending(&mut self) {
-        self.log.record(&self.who, Direction::Note, "closed its sending side");
+        self.log
+            .record(&self.who, Direction::Note, "closed its sending side");
         let _ = self.writer.shutdown(Shutdown::Write);
     }
 
     /// Closes the connection (a client that leaves), keeping the wire: it then hears
     /// only [`Heard::Closed`].
     pub fn disconnect(&mut self) {
-        self.log.record(&self.who, Direction::Note, "closed the connection");
+        self.log
+            .record(&self.who, Direction::Note, "closed the connection");
         let _ = self.writer.shutdown(Shutdown::Both);
         self.closed = true;
     }
 
     /// Closes the connection (a client that leaves).
     pub fn close(self) {
-        self.log.record(&self.who, Direction::Note, "closed the connection");
+        self.log
+            .record(&self.who, Direction::Note, "closed the connection");
         let _ = self.writer.shutdown(Shutdown::Both);
     }
 }

@@ -90,7 +90,10 @@ mod tests {
             }
         };
         assert!(
-            matches!(error.kind(), io::ErrorKind::TimedOut | io::ErrorKind::WouldBlock),
+            matches!(
+                error.kind(),
+                io::ErrorKind::TimedOut | io::ErrorKind::WouldBlock
+            ),
             "{error}"
         );
         assert!(started.elapsed() < Duration::from_millis(900));

@@ -21,12 +21,12 @@ pub mod routes;
 pub mod standings;
 pub mod stream;
 
+use crate::html::escape as escape_html;
 use crate::live::{Front, GameKey, Snapshot};
 use crate::net::{
     AcceptLimits, AcceptThread, CloseReason, ConnId, Connection, OUTPUT_STALL_TIMEOUT,
 };
 use crate::server::Server;
-use crate::html::escape as escape_html;
 use assets::{GAME_PAGE, NOT_FOUND_PAGE, OVERVIEW_PAGE, STANDINGS_PAGE};
 use http::{Method, Next, Request, RequestReader, Response};
 use parking_lot::Mutex;

@@ -44,6 +44,11 @@ pub struct GoClient {
     /// Whether it leads a game that has no configuration yet: a REQUEST_CONFIG repeated
     /// after a refusal (as goserver does) is then skipped by [`GoClient::next`].
     owes_config: bool,
+    /// Whether it has been acknowledged a handshake: a second ACKNOWLEDGE_HANDSHAKE is
+    /// then skipped (handshake.2 is the case about whom it goes to).
+    joined: bool,
+    /// A message read ahead, which the next read returns first.
+    ahead: Option<ServerMessage>,
 }
 
 impl GoClient {
@@ -57,6 +62,8 @@ impl GoClient {
             wire: probe.connect()?,
             name: name.to_string(),
             owes_config: false,
+            joined: false,
+            ahead: None,
         })
     }
 
@@ -99,23 +106,41 @@ impl GoClient {
     }
 
     /// The next message, read with the protocol's parser. `expected` says what the step
-    /// waits for, in a failure.
+    /// waits for, in a failure. A `REQUEST_REMATCH` is skipped unless `expected` is one:
+    /// the case that needs it reads it, and the others answer the question anyway.
     ///
     /// # Errors
     ///
     /// No line within the answer timeout, or a line that is no GO! message.
     pub fn next(&mut self, expected: &str) -> Step<ServerMessage> {
+        if let Some(message) = self.ahead.take() {
+            return Ok(message);
+        }
         loop {
             let line = self.wire.line(expected)?;
             let message = ServerMessage::parse(&line).map_err(|why| {
                 Failure::new(
                     format!("{}: {expected}", self.who()),
-                    format!("{} (not a GO! message: {why})", super::super::log::shown(&line)),
+                    format!(
+                        "{} (not a GO! message: {why})",
+                        super::super::log::shown(&line)
+                    ),
                 )
             })?;
+            if self.joined
+                && matches!(message, ServerMessage::AcknowledgeHandshake { .. })
+                && !expected.starts_with("ACKNOWLEDGE_HANDSHAKE")
+            {
+                continue;
+            }
             if self.owes_config
                 && matches!(message, ServerMessage::RequestConfig { .. })
                 && !expected.starts_with("REQUEST_CONFIG")
+            {
+                continue;
+            }
+            if matches!(message, ServerMessage::RequestRematch)
+                && !expected.starts_with("REQUEST_REMATCH")
             {
                 continue;
             }
@@ -141,6 +166,11 @@ impl GoClient {
         pick(message).ok_or_else(|| Failure::new(format!("{}: {expected}", self.who()), line))
     }
 
+    /// Keeps `message` to be read again by the next [`GoClient::next`].
+    pub fn put_back(&mut self, message: ServerMessage) {
+        self.ahead = Some(message);
+    }
+
     /// Sends `HANDSHAKE+<name>` and reads `ACKNOWLEDGE_HANDSHAKE`, and a leader's
     /// `REQUEST_CONFIG`.
     ///
@@ -150,6 +180,22 @@ impl GoClient {
     pub fn handshake(&mut self) -> Step<Joined> {
         let name = self.name.clone();
         self.send(&ClientCommand::Handshake { name })?;
+        let joined = self.acknowledged()?;
+        if joined.leader {
+            self.expect("REQUEST_CONFIG+<message> (to the leader)", |m| {
+                matches!(m, ServerMessage::RequestConfig { .. }).then_some(())
+            })?;
+            self.owes_config = true;
+        }
+        Ok(joined)
+    }
+
+    /// Reads the `ACKNOWLEDGE_HANDSHAKE` of a handshake sent.
+    ///
+    /// # Errors
+    ///
+    /// Anything else, or nothing, in answer.
+    pub fn acknowledged(&mut self) -> Step<Joined> {
         let joined = self.expect(
             "ACKNOWLEDGE_HANDSHAKE+<game id>+<1 if leader, else 0>",
             |m| match m {
@@ -160,12 +206,7 @@ impl GoClient {
                 _ => None,
             },
         )?;
-        if joined.leader {
-            self.expect("REQUEST_CONFIG+<message> (to the leader)", |m| {
-                matches!(m, ServerMessage::RequestConfig { .. }).then_some(())
-            })?;
-            self.owes_config = true;
-        }
+        self.joined = true;
         Ok(joined)
     }
 

@@ -248,7 +248,9 @@ fn size_25(probe: &mut Probe) -> Step<Finding> {
     })?;
     let mut partner = join(probe, "Bob", joined)?;
     let server = match leader.next("a refusal, or ACKNOWLEDGE_CONFIG")? {
-        ServerMessage::AcknowledgeConfig { size, .. } => format!("accepted, the board is {size}x{size}"),
+        ServerMessage::AcknowledgeConfig { size, .. } => {
+            format!("accepted, the board is {size}x{size}")
+        }
         refused @ (ServerMessage::UnknownCommand { .. } | ServerMessage::InvalidMove { .. }) => {
             // Let the game start, so that the partner is not left waiting.
             leader.send(&ClientCommand::SetConfig {
@@ -271,7 +273,11 @@ fn size_25(probe: &mut Probe) -> Step<Finding> {
 fn who_moves_first(probe: &mut Probe) -> Step<Finding> {
     let game = Match::start(probe, 9, ColourChoice::Black)?;
     Ok(Finding::Open {
-        server: format!("{} ({})", game.configs[0].state.to_move, game.configs[0].state.to_move.number()),
+        server: format!(
+            "{} ({})",
+            game.configs[0].state.to_move,
+            game.configs[0].state.to_move.number()
+        ),
         goserver: "black (1)".to_string(),
     })
 }

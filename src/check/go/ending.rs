@@ -125,7 +125,10 @@ fn ended(probe: &mut Probe) -> Step<(Match, Ending)> {
 
 fn final_pass_acknowledged(probe: &mut Probe) -> Step<Finding> {
     let (_game, ending) = ended(probe)?;
-    for (colour, state) in [Colour::Black, Colour::White].into_iter().zip(&ending.final_state) {
+    for (colour, state) in [Colour::Black, Colour::White]
+        .into_iter()
+        .zip(&ending.final_state)
+    {
         ensure(
             state.is_some(),
             format!("{colour}: ACKNOWLEDGE_MOVE of the final pass, then GAME_FINISHED"),
@@ -175,7 +178,10 @@ fn winner_has_the_higher_score(probe: &mut Probe) -> Step<Finding> {
     if let Some(expected) = expected {
         ensure(
             finished.winner.as_ref() == Some(expected),
-            format!("the winner {expected}, whose score is the higher of {};{}", finished.black, finished.white),
+            format!(
+                "the winner {expected}, whose score is the higher of {};{}",
+                finished.black, finished.white
+            ),
             format!("the winner '{}'", finished.winner.as_deref().unwrap_or("")),
         )?;
     }
@@ -224,10 +230,13 @@ fn request_rematch(client: &mut GoClient) -> Step<()> {
 
 /// Reads ACKNOWLEDGE_REMATCH from `client`: its answer.
 fn rematch_answer(client: &mut GoClient, expected: bool) -> Step<bool> {
-    client.expect(&format!("ACKNOWLEDGE_REMATCH+{}", u8::from(expected)), |m| match m {
-        ServerMessage::AcknowledgeRematch { rematch } if rematch == expected => Some(rematch),
-        _ => None,
-    })
+    client.expect(
+        &format!("ACKNOWLEDGE_REMATCH+{}", u8::from(expected)),
+        |m| match m {
+            ServerMessage::AcknowledgeRematch { rematch } if rematch == expected => Some(rematch),
+            _ => None,
+        },
+    )
 }
 
 fn rematch_requested(probe: &mut Probe) -> Step<Finding> {
@@ -241,10 +250,8 @@ fn rematch_requested(probe: &mut Probe) -> Step<Finding> {
 /// same size and colours as before; the engine starts again.
 fn rematch(game: &mut Match) -> Step<()> {
     for colour in [Colour::Black, Colour::White] {
-        request_rematch(game.client(colour))?;
-    }
-    for colour in [Colour::Black, Colour::White] {
-        game.client(colour).send(&ClientCommand::SetRematch { rematch: true })?;
+        game.client(colour)
+            .send(&ClientCommand::SetRematch { rematch: true })?;
     }
     let size = game.size;
     for colour in [Colour::Black, Colour::White] {
@@ -253,11 +260,20 @@ fn rematch(game: &mut Match) -> Step<()> {
         let again = config(client)?;
         ensure(
             again.size == size && again.colour == colour,
-            format!("ACKNOWLEDGE_CONFIG with the same config: {size}x{size}, {colour} ({})", colour.number()),
-            format!("{0}x{0}, {1} ({2})", again.size, again.colour, again.colour.number()),
+            format!(
+                "ACKNOWLEDGE_CONFIG with the same config: {size}x{size}, {colour} ({})",
+                colour.number()
+            ),
+            format!(
+                "{0}x{0}, {1} ({2})",
+                again.size,
+                again.colour,
+                again.colour.number()
+            ),
         )?;
         ensure(
-            again.state.board == "0".repeat(size * size) && again.state.status == GameStatus::Playing,
+            again.state.board == "0".repeat(size * size)
+                && again.state.status == GameStatus::Playing,
             "an empty board, PLAYING, in the new ACKNOWLEDGE_CONFIG",
             again.state.to_string(),
         )?;
@@ -283,22 +299,24 @@ fn rematch_is_played(probe: &mut Probe) -> Step<Finding> {
 
 fn one_says_no(probe: &mut Probe) -> Step<Finding> {
     let (mut game, _ending) = ended(probe)?;
-    request_rematch(&mut game.white)?;
-    game.white.send(&ClientCommand::SetRematch { rematch: false })?;
-    request_rematch(&mut game.black)?;
+    game.white
+        .send(&ClientCommand::SetRematch { rematch: false })?;
     rematch_answer(&mut game.black, false)?;
     Ok(Finding::Pass)
 }
 
 fn the_one_who_said_no(probe: &mut Probe) -> Step<Finding> {
     let (mut game, _ending) = ended(probe)?;
-    request_rematch(&mut game.white)?;
-    game.white.send(&ClientCommand::SetRematch { rematch: false })?;
+    game.white
+        .send(&ClientCommand::SetRematch { rematch: false })?;
     let quiet = probe.answer();
-    let server = match answer_or_silence(&mut game.white, quiet)? {
-        answer if answer == "answered ACKNOWLEDGE_REMATCH+0" => "told ACKNOWLEDGE_REMATCH+0".to_string(),
-        other => other,
-    };
+    let mut server = answer_or_silence(&mut game.white, quiet)?;
+    if server == "answered REQUEST_REMATCH" {
+        server = answer_or_silence(&mut game.white, quiet)?;
+    }
+    if server == "answered ACKNOWLEDGE_REMATCH+0" {
+        server = "told ACKNOWLEDGE_REMATCH+0".to_string();
+    }
     Ok(Finding::Open {
         server,
         goserver: "told ACKNOWLEDGE_REMATCH+0".to_string(),
@@ -311,7 +329,10 @@ fn move_after_the_end(probe: &mut Probe) -> Step<Finding> {
     game.black.send(&command)?;
     // REQUEST_REMATCH may come first: another case checks it.
     loop {
-        match game.black.next("INVALID_MOVE or UNKNOWN_COMMAND: the game is over")? {
+        match game
+            .black
+            .next("INVALID_MOVE or UNKNOWN_COMMAND: the game is over")?
+        {
             ServerMessage::RequestRematch => continue,
             ServerMessage::InvalidMove { .. } | ServerMessage::UnknownCommand { .. } => {
                 return Ok(Finding::Pass);
@@ -335,11 +356,7 @@ fn area_score(probe: &mut Probe) -> Step<Finding> {
     let finished = &ending.finished[0];
     Ok(Finding::Open {
         server: format!("black {}, white {}", finished.black, finished.white),
-        goserver: format!(
-            "black {}, white {}",
-            area.black_text(),
-            area.white_text()
-        ),
+        goserver: format!("black {}, white {}", area.black_text(), area.white_text()),
     })
 }
 
@@ -374,18 +391,20 @@ fn final_status(probe: &mut Probe) -> Step<Finding> {
 
 fn handshake_again(probe: &mut Probe) -> Step<Finding> {
     let (mut game, _ending) = ended(probe)?;
-    request_rematch(&mut game.white)?;
-    game.white.send(&ClientCommand::SetRematch { rematch: false })?;
-    request_rematch(&mut game.black)?;
-    rematch_answer(&mut game.black, false)?;
+    game.white
+        .send(&ClientCommand::SetRematch { rematch: false })?;
     let name = game.black.name.clone();
     game.black.send(&ClientCommand::Handshake { name })?;
     let server = loop {
-        match game.black.next("an answer to HANDSHAKE")? {
-            // goserver tells the one who said no too; any leftover is skipped.
+        match game.black.next("ACKNOWLEDGE_HANDSHAKE, or a refusal of HANDSHAKE")? {
+            // ACKNOWLEDGE_REMATCH+0 (another case's) may come first.
             ServerMessage::AcknowledgeRematch { .. } => continue,
-            ServerMessage::AcknowledgeHandshake { .. } => break "matched anew (ACKNOWLEDGE_HANDSHAKE)".to_string(),
-            ServerMessage::UnknownCommand { .. } => break "refused with UNKNOWN_COMMAND".to_string(),
+            ServerMessage::AcknowledgeHandshake { .. } => {
+                break "matched anew (ACKNOWLEDGE_HANDSHAKE)".to_string();
+            }
+            ServerMessage::UnknownCommand { .. } => {
+                break "refused with UNKNOWN_COMMAND".to_string();
+            }
             other => break format!("answered {other}"),
         }
     };

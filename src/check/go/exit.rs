@@ -75,13 +75,20 @@ fn playing(probe: &mut Probe) -> Step<Match> {
 }
 
 /// `leaver` leaves `game` (by `leave`); the other player must be told it won.
-fn the_other_wins(game: &mut Match, leaver: Colour, leave: impl FnOnce(&mut Match) -> Step<()>) -> Step<()> {
+fn the_other_wins(
+    game: &mut Match,
+    leaver: Colour,
+    leave: impl FnOnce(&mut Match) -> Step<()>,
+) -> Step<()> {
     leave(game)?;
     let winner = game.client(leaver.opponent()).name.clone();
     let told = finished(game.client(leaver.opponent()))?;
     ensure(
         told.winner.as_ref() == Some(&winner) && told.game_id == game.id,
-        format!("GAME_FINISHED+{}+{winner}+... (the player who stayed wins)", game.id),
+        format!(
+            "GAME_FINISHED+{}+{winner}+... (the player who stayed wins)",
+            game.id
+        ),
         format!(
             "GAME_FINISHED+{}+{}+...",
             told.game_id,
@@ -128,7 +135,8 @@ fn exit_with_the_opponent_s_name(probe: &mut Probe) -> Step<Finding> {
         player: game.white.name.clone(),
     };
     game.black.send(&command)?;
-    game.black.refusal("an EXIT naming the opponent, not the sender")?;
+    game.black
+        .refusal("an EXIT naming the opponent, not the sender")?;
     // Nothing ended: black still moves.
     game.play(18)?;
     Ok(Finding::Pass)
@@ -164,13 +172,15 @@ fn leader_leaves_before_the_start(probe: &mut Probe) -> Step<Finding> {
     let answer = probe.answer();
     let server = match partner.hear(answer) {
         Heard::Line(line) => match ServerMessage::parse(&line) {
-            Ok(ServerMessage::AcknowledgeHandshake { is_leader: true, .. }) => {
-                "the partner leads a new game (ACKNOWLEDGE_HANDSHAKE+<id>+1)".to_string()
+            Ok(ServerMessage::AcknowledgeHandshake {
+                is_leader: true, ..
+            }) => "the partner leads a new game (ACKNOWLEDGE_HANDSHAKE+<id>+1)".to_string(),
+            Ok(ServerMessage::AcknowledgeHandshake {
+                is_leader: false, ..
+            }) => "the partner joins another game (ACKNOWLEDGE_HANDSHAKE+<id>+0)".to_string(),
+            Ok(ServerMessage::GameFinished { .. }) => {
+                "the partner is told GAME_FINISHED".to_string()
             }
-            Ok(ServerMessage::AcknowledgeHandshake { is_leader: false, .. }) => {
-                "the partner joins another game (ACKNOWLEDGE_HANDSHAKE+<id>+0)".to_string()
-            }
-            Ok(ServerMessage::GameFinished { .. }) => "the partner is told GAME_FINISHED".to_string(),
             _ => format!("the partner is told {line}"),
         },
         Heard::Silent(_) => "the partner is told nothing".to_string(),
@@ -200,7 +210,9 @@ fn disconnect_during_the_rematch_question(probe: &mut Probe) -> Step<Finding> {
         }
     }
     let server = match heard.first().map(String::as_str) {
-        Some("answered ACKNOWLEDGE_REMATCH+0") => "the other is told ACKNOWLEDGE_REMATCH+0".to_string(),
+        Some("answered ACKNOWLEDGE_REMATCH+0") => {
+            "the other is told ACKNOWLEDGE_REMATCH+0".to_string()
+        }
         Some(other) => format!("the other is {other}"),
         None => "the other is told nothing".to_string(),
     };

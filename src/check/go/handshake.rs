@@ -82,8 +82,23 @@ fn first_client_leads(probe: &mut Probe) -> Step<Finding> {
 }
 
 fn second_client_joins(probe: &mut Probe) -> Step<Finding> {
+    // Not `join`, which lets a missing acknowledgement through for other cases.
     let (_leader, joined) = lead(probe, "Ann")?;
-    join(probe, "Bob", joined)?;
+    let name = probe.name("Bob");
+    let mut partner = GoClient::connect(probe, &name)?;
+    let own = partner.handshake()?;
+    ensure(
+        own.game_id == joined.game_id && !own.leader,
+        format!(
+            "B: ACKNOWLEDGE_HANDSHAKE+{}+0 (the second client joins the waiting game)",
+            joined.game_id
+        ),
+        format!(
+            "ACKNOWLEDGE_HANDSHAKE+{}+{}",
+            own.game_id,
+            u8::from(own.leader)
+        ),
+    )?;
     Ok(Finding::Pass)
 }
 
@@ -99,7 +114,11 @@ fn third_client_leads_another_game(probe: &mut Probe) -> Step<Finding> {
             "C: ACKNOWLEDGE_HANDSHAKE+<an id other than {}>+1 (game {} has both its players)",
             joined.game_id, joined.game_id
         ),
-        format!("ACKNOWLEDGE_HANDSHAKE+{}+{}", own.game_id, u8::from(own.leader)),
+        format!(
+            "ACKNOWLEDGE_HANDSHAKE+{}+{}",
+            own.game_id,
+            u8::from(own.leader)
+        ),
     )?;
     Ok(Finding::Pass)
 }
@@ -191,9 +210,7 @@ fn handshake_choice(probe: &mut Probe, name: String, goserver: &str) -> Step<Fin
     let mut client = GoClient::connect(probe, &name)?;
     client.send(&ClientCommand::Handshake { name: name.clone() })?;
     let server = match client.next("an answer to the HANDSHAKE")? {
-        ServerMessage::UnknownCommand { .. } => {
-            "refused with UNKNOWN_COMMAND".to_string()
-        }
+        ServerMessage::UnknownCommand { .. } => "refused with UNKNOWN_COMMAND".to_string(),
         ServerMessage::InvalidMove { .. } => "refused with INVALID_MOVE".to_string(),
         ServerMessage::AcknowledgeHandshake { game_id, .. } => {
             // Leave the game it was given.

@@ -147,8 +147,10 @@ fn out_of_turn(probe: &mut Probe) -> Step<Finding> {
     let waiting = game.to_move().opponent();
     let command = game.move_command(waiting, 12);
     game.client(waiting).send(&command)?;
-    game.client(waiting)
-        .refusal(&format!("{waiting} moved, but {} is to move", waiting.opponent()))?;
+    game.client(waiting).refusal(&format!(
+        "{waiting} moved, but {} is to move",
+        waiting.opponent()
+    ))?;
     // The board has no stone of the refused move, and the other player heard nothing
     // of it: its next line is this move's acknowledgement.
     game.play(6)?;
@@ -215,8 +217,9 @@ fn wrong_game_id(probe: &mut Probe) -> Step<Finding> {
         player,
         index: 12,
     })?;
-    game.client(colour)
-        .refusal(&format!("a MOVE for game {other_id}, which this player is not in"))?;
+    game.client(colour).refusal(&format!(
+        "a MOVE for game {other_id}, which this player is not in"
+    ))?;
     game.play(12)?;
     Ok(Finding::Pass)
 }
@@ -250,7 +253,8 @@ fn too_few_fields(probe: &mut Probe) -> Step<Finding> {
     let mut game = Match::start(probe, 5, ColourChoice::Black)?;
     let line = format!("MOVE+{}+12", game.id);
     game.black.send_line(&line)?;
-    game.black.refusal("MOVE has 4 fields: MOVE, game id, name, index")?;
+    game.black
+        .refusal("MOVE has 4 fields: MOVE, game id, name, index")?;
     game.play(12)?;
     Ok(Finding::Pass)
 }

@@ -4,8 +4,8 @@
 //! runner checks after every case that a fresh client still gets an answer).
 
 use super::super::case::{Case, Failure, Finding, Kind, Section, Step, numbered};
-use super::super::probe::{Probe, ensure};
 use super::super::measure::{flood, spread};
+use super::super::probe::{Probe, ensure};
 use super::super::wire::{Heard, Wire, seconds};
 use super::client::GoClient;
 use super::play::{Match, random_move};
@@ -27,18 +27,44 @@ pub fn cases() -> Vec<Case> {
     numbered(
         SECTION,
         vec![
-            (Kind::Required, "A line that arrives in pieces is one command", NEW_LINE, line_in_pieces),
+            (
+                Kind::Required,
+                "A line that arrives in pieces is one command",
+                NEW_LINE,
+                line_in_pieces,
+            ),
+            (
+                Kind::Required,
+                "A HANDSHAKE sent the moment the connection opens is answered",
+                "The protocol is started when a player opens a socket connection to the server.",
+                handshake_at_once,
+            ),
             (
                 Kind::Required,
                 "Two lines that arrive together are both answered, in order",
                 NEW_LINE,
                 lines_together,
             ),
-            (Kind::Measure, "A line of binary garbage", NEW_LINE, binary_garbage),
+            (
+                Kind::Measure,
+                "A line of binary garbage",
+                NEW_LINE,
+                binary_garbage,
+            ),
             (Kind::Measure, "A line of 1 MB", NEW_LINE, megabyte_line),
-            (Kind::Measure, "A line that is not UTF-8 text", NEW_LINE, not_utf8),
+            (
+                Kind::Measure,
+                "A line that is not UTF-8 text",
+                NEW_LINE,
+                not_utf8,
+            ),
             (Kind::Measure, "An empty line", NEW_LINE, empty_line),
-            (Kind::Measure, "Control characters and a NUL byte in a name", NEW_LINE, control_characters),
+            (
+                Kind::Measure,
+                "Control characters and a NUL byte in a name",
+                NEW_LINE,
+                control_characters,
+            ),
             (
                 Kind::Measure,
                 "A client that sends its line and closes its sending side (nc -N)",
@@ -59,7 +85,7 @@ pub fn cases() -> Vec<Case> {
             ),
             (
                 Kind::Measure,
-                "A flood of 5,000 refused lines, its answers read for 3 s, beside a game",
+                "A flood of 5,000 refused lines, its answers read for 2 s, beside a game",
                 GAMESTATE,
                 flood_read,
             ),
@@ -69,9 +95,24 @@ pub fn cases() -> Vec<Case> {
                 GAMESTATE,
                 flood_unread,
             ),
-            (Kind::Measure, "200 clients connect and handshake at once", GAMESTATE, many_clients),
-            (Kind::Measure, "50 games at once, 20 moves each", GAMESTATE, fifty_games),
-            (Kind::Measure, "Answer times of one game: 200 moves", GAMESTATE, answer_times),
+            (
+                Kind::Measure,
+                "200 clients connect and handshake at once",
+                GAMESTATE,
+                many_clients,
+            ),
+            (
+                Kind::Measure,
+                "50 games at once, 20 moves each",
+                GAMESTATE,
+                fifty_games,
+            ),
+            (
+                Kind::Measure,
+                "Answer times of one game: 200 moves",
+                GAMESTATE,
+                answer_times,
+            ),
         ],
     )
 }
@@ -81,31 +122,56 @@ fn line_in_pieces(probe: &mut Probe) -> Step<Finding> {
     let mut client = GoClient::connect(probe, &name)?;
     let line = format!("HANDSHAKE+{name}\n");
     for (n, byte) in line.bytes().enumerate() {
-        client
-            .wire()
-            .send_bytes(&[byte], &format!("byte {} of the line {}", n + 1, line.trim_end()))?;
+        client.wire().send_bytes(
+            &[byte],
+            &format!("byte {} of the line {}", n + 1, line.trim_end()),
+        )?;
         std::thread::sleep(Duration::from_millis(20));
     }
-    client.expect("ACKNOWLEDGE_HANDSHAKE, once the whole line has arrived", |m| {
-        matches!(m, ServerMessage::AcknowledgeHandshake { .. }).then_some(())
-    })?;
+    client.expect(
+        "ACKNOWLEDGE_HANDSHAKE, once the whole line has arrived",
+        |m| matches!(m, ServerMessage::AcknowledgeHandshake { .. }).then_some(()),
+    )?;
+    Ok(Finding::Pass)
+}
+
+fn handshake_at_once(probe: &mut Probe) -> Step<Finding> {
+    // Five clients, each sending its HANDSHAKE with no pause (even with --connect-pause).
+    for n in 0..5 {
+        let name = probe.name(&format!("now{n}"));
+        let mut wire = probe.connect_at_once()?;
+        wire.send(&ClientCommand::Handshake { name }.to_string())?;
+        let line = wire.line("ACKNOWLEDGE_HANDSHAKE to a HANDSHAKE sent at once")?;
+        ensure(
+            matches!(
+                ServerMessage::parse(&line),
+                Ok(ServerMessage::AcknowledgeHandshake { .. })
+            ),
+            "ACKNOWLEDGE_HANDSHAKE+<game id>+<0 or 1>",
+            line,
+        )?;
+    }
     Ok(Finding::Pass)
 }
 
 fn lines_together(probe: &mut Probe) -> Step<Finding> {
     let mut game = Match::start(probe, 5, ColourChoice::Black)?;
-    let first = game.move_command(crate::engine::go::Colour::Black, 12).to_string();
-    let second = game.move_command(crate::engine::go::Colour::Black, 13).to_string();
+    let first = game
+        .move_command(crate::engine::go::Colour::Black, 12)
+        .to_string();
+    let second = format!("MOVE+{}+{}+twelve", game.id, game.black.name);
     let both = format!("{first}\n{second}\n");
-    game.black
-        .wire()
-        .send_bytes(both.as_bytes(), &format!("{first} and {second} in one write"))?;
-    // The first is acknowledged (to both), then the second refused: not black's turn.
+    game.black.wire().send_bytes(
+        both.as_bytes(),
+        &format!("{first} and {second} in one write"),
+    )?;
+    // The first is acknowledged, then the second refused: its index is no number.
     let expected = "ACKNOWLEDGE_MOVE of the first line";
     game.black.expect(expected, |m| {
         matches!(m, ServerMessage::AcknowledgeMove { index: 12, .. }).then_some(())
     })?;
-    game.black.refusal("the second line: black moved already, white is to move")?;
+    game.black
+        .refusal("the second line: its index 'twelve' is not a number")?;
     Ok(Finding::Pass)
 }
 
@@ -154,7 +220,9 @@ fn neighbour_moves(game: &mut Match, moves: &[i64]) -> Step<Vec<Duration>> {
 
 fn binary_garbage(probe: &mut Probe) -> Step<Finding> {
     let mut rng = Rng::new(7);
-    let mut bytes: Vec<u8> = (0..2048).map(|_| u8::try_from(rng.below(256)).unwrap_or(0)).collect();
+    let mut bytes: Vec<u8> = (0..2048)
+        .map(|_| u8::try_from(rng.below(256)).unwrap_or(0))
+        .collect();
     bytes.retain(|&b| b != b'\n');
     bytes.push(b'\n');
     let seen = abuse(probe, &bytes, "2 KB of random bytes and a newline")?;
@@ -173,7 +241,11 @@ fn megabyte_line(probe: &mut Probe) -> Step<Finding> {
 }
 
 fn not_utf8(probe: &mut Probe) -> Step<Finding> {
-    let seen = abuse(probe, b"HANDSHAKE+\xff\xfe\xfd\n", "HANDSHAKE+ and three bytes that are not UTF-8")?;
+    let seen = abuse(
+        probe,
+        b"HANDSHAKE+\xff\xfe\xfd\n",
+        "HANDSHAKE+ and three bytes that are not UTF-8",
+    )?;
     Ok(Finding::Measured { summary: seen })
 }
 
@@ -183,7 +255,11 @@ fn empty_line(probe: &mut Probe) -> Step<Finding> {
 }
 
 fn control_characters(probe: &mut Probe) -> Step<Finding> {
-    let seen = abuse(probe, b"HANDSHAKE+a\x00b\x07c\x1b[31m\n", "HANDSHAKE with a NUL, a bell and an escape")?;
+    let seen = abuse(
+        probe,
+        b"HANDSHAKE+a\x00b\x07c\x1b[31m\n",
+        "HANDSHAKE with a NUL, a bell and an escape",
+    )?;
     Ok(Finding::Measured { summary: seen })
 }
 
@@ -214,7 +290,9 @@ fn disconnect_mid_line(probe: &mut Probe) -> Step<Finding> {
     let mut game = Match::start(probe, 5, ColourChoice::Black)?;
     game.play_all(&[12, 6])?;
     let half = format!("MOVE+{}+{}+1", game.id, game.black.name);
-    game.black.wire().send_bytes(half.as_bytes(), &format!("{half} without its newline"))?;
+    game.black
+        .wire()
+        .send_bytes(half.as_bytes(), &format!("{half} without its newline"))?;
     game.black.wire().disconnect();
     let answer = probe.answer();
     let seen = describe(game.white.wire(), answer);
@@ -228,7 +306,7 @@ const FLOOD_LINES: usize = 5_000;
 
 /// How long the flood's answers are read: a server may pace a client whose lines it
 /// keeps refusing (goserver does, to about 100 a second), so not all of them come.
-const FLOOD_READING: Duration = Duration::from_secs(3);
+const FLOOD_READING: Duration = Duration::from_secs(2);
 
 fn flood_read(probe: &mut Probe) -> Step<Finding> {
     let mut game = Match::start(probe, 9, ColourChoice::Black)?;
@@ -237,7 +315,9 @@ fn flood_read(probe: &mut Probe) -> Step<Finding> {
         .handle()
         .map_err(|e| Failure::new("a socket for the flood", e.to_string()))?;
     let answer = probe.answer();
-    let lines: Vec<u8> = (0..FLOOD_LINES).flat_map(|n| format!("FLOOD+{n}\n").into_bytes()).collect();
+    let lines: Vec<u8> = (0..FLOOD_LINES)
+        .flat_map(|n| format!("FLOOD+{n}\n").into_bytes())
+        .collect();
     probe.note(&format!(
         "{} sends {FLOOD_LINES} lines FLOOD+<n> as fast as it can and reads the answers (not logged one by one)",
         flooder.who()
@@ -263,7 +343,10 @@ fn flood_read(probe: &mut Probe) -> Step<Finding> {
     });
     let times = times?;
     let (Ok((answered, took, last)), Ok((sent, how))) = (counted, written) else {
-        return Err(Failure::new("the flood's threads to finish", "one of them panicked"));
+        return Err(Failure::new(
+            "the flood's threads to finish",
+            "one of them panicked",
+        ));
     };
     let end = match last {
         Heard::Silent(wait) if wait.is_zero() => String::new(),
@@ -322,7 +405,9 @@ fn many_clients(probe: &mut Probe) -> Step<Finding> {
         let name = probe.name(&format!("c{n}"));
         clients.push(GoClient::connect(probe, &name)?);
     }
-    probe.note(&format!("{MANY} clients connected; each sends HANDSHAKE at once"));
+    probe.note(&format!(
+        "{MANY} clients connected; each sends HANDSHAKE at once"
+    ));
     let answer = probe.answer();
     let results: Vec<Option<Duration>> = std::thread::scope(|scope| {
         let handles: Vec<_> = clients
@@ -336,12 +421,18 @@ fn many_clients(probe: &mut Probe) -> Step<Finding> {
                 })
             })
             .collect();
-        handles.into_iter().map(|h| h.join().ok().flatten()).collect()
+        handles
+            .into_iter()
+            .map(|h| h.join().ok().flatten())
+            .collect()
     });
     let times: Vec<Duration> = results.iter().flatten().copied().collect();
     ensure(
         times.len() == MANY,
-        format!("an answer to each of the {MANY} HANDSHAKEs within {}", seconds(answer)),
+        format!(
+            "an answer to each of the {MANY} HANDSHAKEs within {}",
+            seconds(answer)
+        ),
         format!("{} answers", times.len()),
     )?;
     Ok(Finding::Measured {
@@ -358,7 +449,9 @@ fn fifty_games(probe: &mut Probe) -> Step<Finding> {
     for _ in 0..GAMES {
         games.push(Match::start(probe, 9, ColourChoice::Black)?);
     }
-    probe.note(&format!("{GAMES} games started; each plays {GAME_MOVES} random moves on a thread of its own"));
+    probe.note(&format!(
+        "{GAMES} games started; each plays {GAME_MOVES} random moves on a thread of its own"
+    ));
     let began = Instant::now();
     let played: Vec<Step<Vec<Duration>>> = std::thread::scope(|scope| {
         let handles: Vec<_> = games
@@ -382,7 +475,11 @@ fn fifty_games(probe: &mut Probe) -> Step<Finding> {
             .collect();
         handles
             .into_iter()
-            .map(|h| h.join().unwrap_or_else(|_| Err(Failure::new("a game's thread to finish", "it panicked"))))
+            .map(|h| {
+                h.join().unwrap_or_else(|_| {
+                    Err(Failure::new("a game's thread to finish", "it panicked"))
+                })
+            })
             .collect()
     });
     let took = began.elapsed();
@@ -417,4 +514,3 @@ fn answer_times(probe: &mut Probe) -> Step<Finding> {
         summary: format!("{} moves: answers {}", times.len(), spread(&times)),
     })
 }
-

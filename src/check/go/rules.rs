@@ -27,24 +27,84 @@ pub fn cases() -> Vec<Case> {
     numbered(
         SECTION,
         vec![
-            (Kind::Required, "A stone without liberties is captured", GAMESTATE, single_capture),
-            (Kind::Required, "A group of three stones is captured", GAMESTATE, group_capture),
-            (Kind::Required, "Stones in the corner and on the edge are captured", GAMESTATE, corner_and_edge),
-            (Kind::Required, "One move captures two groups", GAMESTATE, two_groups_at_once),
+            (
+                Kind::Required,
+                "A stone without liberties is captured",
+                GAMESTATE,
+                single_capture,
+            ),
+            (
+                Kind::Required,
+                "A group of three stones is captured",
+                GAMESTATE,
+                group_capture,
+            ),
+            (
+                Kind::Required,
+                "Stones in the corner and on the edge are captured",
+                GAMESTATE,
+                corner_and_edge,
+            ),
+            (
+                Kind::Required,
+                "One move captures two groups",
+                GAMESTATE,
+                two_groups_at_once,
+            ),
             (
                 Kind::Required,
                 "A move without liberties that captures is legal (not suicide)",
                 GAMESTATE,
                 capture_is_not_suicide,
             ),
-            (Kind::Required, "A point emptied by a capture can be played again", GAMESTATE, replay_a_captured_point),
-            (Kind::Required, "Suicide of a single stone is refused", GAMESTATE, single_stone_suicide),
-            (Kind::Required, "Ko: the immediate recapture is refused", GAMESTATE, ko_recapture_refused),
-            (Kind::Required, "Ko: after a move elsewhere the recapture is allowed", GAMESTATE, ko_after_a_threat),
-            (Kind::Required, "A random game of 60 moves on 9x9: every board as the rules say", GAMESTATE, random_9x9),
-            (Kind::Required, "A random game of 120 moves on 5x5, full of captures", GAMESTATE, random_5x5),
-            (Kind::Required, "A random game of 150 moves on 19x19", GAMESTATE, random_19x19),
-            (Kind::Choice, "Suicide of a group of stones", GAMESTATE, multi_stone_suicide),
+            (
+                Kind::Required,
+                "A point emptied by a capture can be played again",
+                GAMESTATE,
+                replay_a_captured_point,
+            ),
+            (
+                Kind::Required,
+                "Suicide of a single stone is refused",
+                GAMESTATE,
+                single_stone_suicide,
+            ),
+            (
+                Kind::Required,
+                "Ko: the immediate recapture is refused",
+                GAMESTATE,
+                ko_recapture_refused,
+            ),
+            (
+                Kind::Required,
+                "Ko: after a move elsewhere the recapture is allowed",
+                GAMESTATE,
+                ko_after_a_threat,
+            ),
+            (
+                Kind::Required,
+                "A random game of 60 moves on 9x9: every board as the rules say",
+                GAMESTATE,
+                random_9x9,
+            ),
+            (
+                Kind::Required,
+                "A random game of 120 moves on 5x5, full of captures",
+                GAMESTATE,
+                random_5x5,
+            ),
+            (
+                Kind::Required,
+                "A random game of 150 moves on 19x19",
+                GAMESTATE,
+                random_19x19,
+            ),
+            (
+                Kind::Choice,
+                "Suicide of a group of stones",
+                GAMESTATE,
+                multi_stone_suicide,
+            ),
             (
                 Kind::Choice,
                 "Superko: a move that repeats an earlier whole-board position",
@@ -98,9 +158,21 @@ fn agreed(probe: &mut Probe, game: &Match, caption: &str) -> Step<Finding> {
 fn single_capture(probe: &mut Probe) -> Step<Finding> {
     let game = position(
         probe,
-        &[Stone(1, 2), Stone(2, 2), Stone(2, 1), Stone(4, 4), Stone(2, 3), Stone(0, 4), Stone(3, 2)],
+        &[
+            Stone(1, 2),
+            Stone(2, 2),
+            Stone(2, 1),
+            Stone(4, 4),
+            Stone(2, 3),
+            Stone(0, 4),
+            Stone(3, 2),
+        ],
     )?;
-    agreed(probe, &game, "black's move at (3, 2) took the white stone at (2, 2)")
+    agreed(
+        probe,
+        &game,
+        "black's move at (3, 2) took the white stone at (2, 2)",
+    )
 }
 
 fn group_capture(probe: &mut Probe) -> Step<Finding> {
@@ -124,7 +196,11 @@ fn group_capture(probe: &mut Probe) -> Step<Finding> {
             Stone(3, 3),
         ],
     )?;
-    agreed(probe, &game, "black's move at (3, 3) took three white stones")
+    agreed(
+        probe,
+        &game,
+        "black's move at (3, 3) took three white stones",
+    )
 }
 
 fn corner_and_edge(probe: &mut Probe) -> Step<Finding> {
@@ -140,7 +216,11 @@ fn corner_and_edge(probe: &mut Probe) -> Step<Finding> {
             Stone(1, 2),
         ],
     )?;
-    agreed(probe, &game, "black took the corner stone, then the edge stone")
+    agreed(
+        probe,
+        &game,
+        "black took the corner stone, then the edge stone",
+    )
 }
 
 fn two_groups_at_once(probe: &mut Probe) -> Step<Finding> {
@@ -156,35 +236,67 @@ fn two_groups_at_once(probe: &mut Probe) -> Step<Finding> {
             Stone(0, 0),
         ],
     )?;
-    agreed(probe, &game, "black's move in the corner took two white stones apart")
+    agreed(
+        probe,
+        &game,
+        "black's move in the corner took two white stones apart",
+    )
 }
 
 fn capture_is_not_suicide(probe: &mut Probe) -> Step<Finding> {
     let game = position(
         probe,
-        &[Stone(0, 2), Stone(0, 1), Stone(1, 1), Stone(1, 0), Stone(0, 0)],
+        &[
+            Stone(0, 2),
+            Stone(0, 1),
+            Stone(1, 1),
+            Stone(1, 0),
+            Stone(0, 0),
+        ],
     )?;
-    agreed(probe, &game, "black's corner stone had no liberty until it took (0, 1)")
+    agreed(
+        probe,
+        &game,
+        "black's corner stone had no liberty until it took (0, 1)",
+    )
 }
 
 fn replay_a_captured_point(probe: &mut Probe) -> Step<Finding> {
     let mut game = position(
         probe,
-        &[Stone(1, 2), Stone(2, 2), Stone(2, 1), Stone(4, 4), Stone(2, 3), Stone(0, 4), Stone(3, 2)],
+        &[
+            Stone(1, 2),
+            Stone(2, 2),
+            Stone(2, 1),
+            Stone(4, 4),
+            Stone(2, 3),
+            Stone(0, 4),
+            Stone(3, 2),
+        ],
     )?;
     let elsewhere = index(&game, Stone(4, 0));
     let captured = index(&game, Stone(2, 2));
     game.play_all(&[elsewhere, captured])?;
-    agreed(probe, &game, "black played again where the white stone was taken")
+    agreed(
+        probe,
+        &game,
+        "black played again where the white stone was taken",
+    )
 }
 
 fn single_stone_suicide(probe: &mut Probe) -> Step<Finding> {
     let mut game = position(probe, &[Stone(0, 1), Stone(2, 2), Stone(1, 0)])?;
     let corner = index(&game, Stone(0, 0));
-    expect_refused(&mut game, corner, |i| matches!(i, IllegalMove::Suicide { .. }))?;
+    expect_refused(&mut game, corner, |i| {
+        matches!(i, IllegalMove::Suicide { .. })
+    })?;
     let elsewhere = index(&game, Stone(3, 3));
     game.play(elsewhere)?;
-    agreed(probe, &game, "white's stone in the corner would have had no liberty")
+    agreed(
+        probe,
+        &game,
+        "white's stone in the corner would have had no liberty",
+    )
 }
 
 /// The classic ko: black has just taken at (1, 1) with its stone at (1, 2).
@@ -218,7 +330,11 @@ fn ko_after_a_threat(probe: &mut Probe) -> Step<Finding> {
 
 /// Sends the player to move's move at `index`, which the engine forbids for the reason
 /// `why` matches, and expects it refused.
-fn expect_refused(game: &mut Match, index: i64, why: impl Fn(&IllegalMove) -> bool) -> Step<Refusal> {
+fn expect_refused(
+    game: &mut Match,
+    index: i64,
+    why: impl Fn(&IllegalMove) -> bool,
+) -> Step<Refusal> {
     let (refusal, illegal) = game.refused(index)?;
     if !why(&illegal) {
         return Err(Failure::new(
@@ -258,7 +374,10 @@ fn random_game(probe: &mut Probe, size: usize, moves: usize, seed: u64) -> Step<
         captures += (stones_before + 1).saturating_sub(stones(&game));
     }
     probe.show(
-        format!("after {} moves, {captures} stones captured", game.engine.moves().len()),
+        format!(
+            "after {} moves, {captures} stones captured",
+            game.engine.moves().len()
+        ),
         game.rows(),
     );
     Ok(Finding::Pass)
@@ -274,12 +393,21 @@ fn multi_stone_suicide(probe: &mut Probe) -> Step<Finding> {
     // there itself.
     let mut game = position(
         probe,
-        &[Stone(0, 2), Stone(0, 1), Stone(1, 1), Stone(0, 0), Stone(2, 0)],
+        &[
+            Stone(0, 2),
+            Stone(0, 1),
+            Stone(1, 1),
+            Stone(0, 0),
+            Stone(2, 0),
+        ],
     )?;
     let last = index(&game, Stone(1, 0));
     let command = game.move_command(Colour::White, last);
     game.white.send(&command)?;
-    let server = match game.white.next("an answer to white's suicide of three stones")? {
+    let server = match game
+        .white
+        .next("an answer to white's suicide of three stones")?
+    {
         crate::frontend::go::protocol::ServerMessage::AcknowledgeMove { state, .. } => {
             let empty = state.board.chars().nth(usize::try_from(last).unwrap_or(0)) == Some('0');
             if empty {
@@ -288,7 +416,9 @@ fn multi_stone_suicide(probe: &mut Probe) -> Step<Finding> {
                 format!("allowed, the stones left on the board: {state}")
             }
         }
-        crate::frontend::go::protocol::ServerMessage::InvalidMove { .. } => "refused with INVALID_MOVE".to_string(),
+        crate::frontend::go::protocol::ServerMessage::InvalidMove { .. } => {
+            "refused with INVALID_MOVE".to_string()
+        }
         crate::frontend::go::protocol::ServerMessage::UnknownCommand { .. } => {
             "refused with UNKNOWN_COMMAND".to_string()
         }
@@ -323,7 +453,10 @@ fn superko(probe: &mut Probe) -> Step<Finding> {
     let repeat = index(&game, Stone(1, 1));
     let illegal = game
         .engine
-        .check(Colour::Black, crate::engine::go::Move::Play(Point::new(1, 1)))
+        .check(
+            Colour::Black,
+            crate::engine::go::Move::Play(Point::new(1, 1)),
+        )
         .err();
     if !matches!(illegal, Some(IllegalMove::Superko { .. })) {
         return Err(Failure::new(
@@ -333,7 +466,10 @@ fn superko(probe: &mut Probe) -> Step<Finding> {
     }
     let command = game.move_command(Colour::Black, repeat);
     game.black.send(&command)?;
-    let server = match game.black.next("an answer to black's move that repeats a position")? {
+    let server = match game
+        .black
+        .next("an answer to black's move that repeats a position")?
+    {
         crate::frontend::go::protocol::ServerMessage::AcknowledgeMove { .. } => {
             "allowed (a rule of simple ko only)".to_string()
         }
@@ -345,7 +481,10 @@ fn superko(probe: &mut Probe) -> Step<Finding> {
         }
         other => format!("answered {other}"),
     };
-    probe.show("black's move at (1, 1) would repeat an earlier position", game.rows());
+    probe.show(
+        "black's move at (1, 1) would repeat an earlier position",
+        game.rows(),
+    );
     Ok(Finding::Open {
         server,
         goserver: "refused with INVALID_MOVE (superko)".to_string(),

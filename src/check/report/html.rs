@@ -31,10 +31,12 @@ pre{background:#f8f8f8;padding:.6em;overflow-x:auto}blockquote{border-left:4px s
 pub fn write(report: &Report, dir: &Path) -> Result<(), String> {
     fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let index = dir.join("index.html");
-    fs::write(&index, index_page(report)).map_err(|e| format!("cannot write {}: {e}", index.display()))?;
+    fs::write(&index, index_page(report))
+        .map_err(|e| format!("cannot write {}: {e}", index.display()))?;
     for outcome in &report.outcomes {
         let path = dir.join(page_name(outcome));
-        fs::write(&path, case_page(report, outcome)).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        fs::write(&path, case_page(report, outcome))
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     Ok(())
 }
@@ -159,7 +161,11 @@ fn case_page(report: &Report, outcome: &Outcome) -> String {
     if !outcome.shots.is_empty() {
         body.push_str("<h2>Boards</h2>\n<div class=\"boards\">");
         for shot in &outcome.shots {
-            body.push_str(&format!("<div><h3>{}</h3><pre>{}</pre></div>", escape(&shot.caption), escape(&shot.rows.join("\n"))));
+            body.push_str(&format!(
+                "<div><h3>{}</h3><pre>{}</pre></div>",
+                escape(&shot.caption),
+                escape(&shot.rows.join("\n"))
+            ));
         }
         body.push_str("</div>\n");
     }

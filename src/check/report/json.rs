@@ -71,7 +71,13 @@ pub fn render(report: &Report) -> Result<String, String> {
                     server,
                     goserver,
                     same,
-                } => (None, Some(server.as_str()), Some(goserver.as_str()), Some(*same), None),
+                } => (
+                    None,
+                    Some(server.as_str()),
+                    Some(goserver.as_str()),
+                    Some(*same),
+                    None,
+                ),
                 Verdict::Measured { summary } => (None, None, None, None, Some(summary.as_str())),
                 Verdict::Pass | Verdict::Gone => (None, None, None, None, None),
             };

@@ -22,7 +22,10 @@ pub fn render(report: &Report) -> Result<String, String> {
             let status = match &outcome.verdict {
                 Verdict::Fail(failure) => {
                     let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
-                    status.set_message(format!("expected {}; got {}", failure.expected, failure.got));
+                    status.set_message(format!(
+                        "expected {}; got {}",
+                        failure.expected, failure.got
+                    ));
                     status.set_description(failure_text(failure));
                     status
                 }
@@ -33,7 +36,10 @@ pub fn render(report: &Report) -> Result<String, String> {
                 }
                 _ => TestCaseStatus::success(),
             };
-            let mut case = TestCase::new(format!("{} {}", outcome.case.id, outcome.case.title), status);
+            let mut case = TestCase::new(
+                format!("{} {}", outcome.case.id, outcome.case.title),
+                status,
+            );
             case.set_classname(format!("goserver-check.{}.{}", report.suite, section.slug));
             case.set_time(outcome.elapsed);
             let mut out = format!("{}: {}\n", outcome.verdict.word(), outcome.verdict.detail());

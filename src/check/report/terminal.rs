@@ -23,7 +23,10 @@ impl<W: Write> Terminal<W> {
 
 impl<W: Write> Progress for Terminal<W> {
     fn start(&mut self, total: usize) {
-        let _ = writeln!(self.out, "{total} cases; each line is a case as it finishes.");
+        let _ = writeln!(
+            self.out,
+            "{total} cases; each line is a case as it finishes."
+        );
         let _ = self.out.flush();
     }
 
@@ -45,11 +48,22 @@ impl<W: Write> Progress for Terminal<W> {
         );
         let detail = match &outcome.verdict {
             Verdict::Fail(failure) => Some(failure.got.clone()),
-            Verdict::Open { same: false, .. } | Verdict::Measured { .. } => Some(outcome.verdict.detail()),
+            Verdict::Open {
+                server, same: true, ..
+            } => Some(format!("as goserver: {server}")),
+            Verdict::Open { same: false, .. } | Verdict::Measured { .. } => {
+                Some(outcome.verdict.detail())
+            }
             _ => None,
         };
         if let Some(detail) = detail {
-            let _ = writeln!(self.out, "  {:width$}  {:8} {detail}", "", "", width = width * 2 + 3);
+            let _ = writeln!(
+                self.out,
+                "  {:width$}  {:8} {detail}",
+                "",
+                "",
+                width = width * 2 + 3
+            );
         }
         let _ = self.out.flush();
     }
@@ -98,8 +112,13 @@ pub fn summary(report: &Report) -> String {
                     text.push_str(&format!("  {line}\n"));
                 }
                 if !outcome.server_output.is_empty() {
-                    text.push_str("  the server's last output (all of it in the HTML and JSON reports):\n");
-                    let last = outcome.server_output.len().saturating_sub(SERVER_LINES_SHOWN);
+                    text.push_str(
+                        "  the server's last output (all of it in the HTML and JSON reports):\n",
+                    );
+                    let last = outcome
+                        .server_output
+                        .len()
+                        .saturating_sub(SERVER_LINES_SHOWN);
                     for line in &outcome.server_output[last..] {
                         text.push_str(&format!("    | {line}\n"));
                     }

@@ -69,7 +69,10 @@ impl SpClient {
             let message = ServerMessage::parse(&line).map_err(|why| {
                 Failure::new(
                     format!("{}: {expected}", self.who()),
-                    format!("{} (not a Spectrangle message: {why})", super::super::log::shown(&line)),
+                    format!(
+                        "{} (not a Spectrangle message: {why})",
+                        super::super::log::shown(&line)
+                    ),
                 )
             })?;
             if matches!(message, ServerMessage::Lobby { .. }) && !expected.starts_with("LOBBY") {
@@ -84,7 +87,11 @@ impl SpClient {
     /// # Errors
     ///
     /// See [`SpClient::next`]; or a message `pick` does not take.
-    pub fn expect<T>(&mut self, expected: &str, pick: impl FnOnce(ServerMessage) -> Option<T>) -> Step<T> {
+    pub fn expect<T>(
+        &mut self,
+        expected: &str,
+        pick: impl FnOnce(ServerMessage) -> Option<T>,
+    ) -> Step<T> {
         let message = self.next(expected)?;
         let line = message.to_string();
         pick(message).ok_or_else(|| Failure::new(format!("{}: {expected}", self.who()), line))
@@ -120,8 +127,13 @@ impl SpClient {
         let expected = format!("ERROR {code} <message> (or ERROR 0): {why}");
         let message = self.next(&expected)?;
         match message {
-            ServerMessage::Error { code: got, .. } if got == code || got == ErrorCode::Generic => Ok(got),
-            other => Err(Failure::new(format!("{}: {expected}", self.who()), other.to_string())),
+            ServerMessage::Error { code: got, .. } if got == code || got == ErrorCode::Generic => {
+                Ok(got)
+            }
+            other => Err(Failure::new(
+                format!("{}: {expected}", self.who()),
+                other.to_string(),
+            )),
         }
     }
 

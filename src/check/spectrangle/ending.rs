@@ -32,7 +32,12 @@ pub fn cases() -> Vec<Case> {
                 POINTS,
                 points_of_two,
             ),
-            (Kind::Required, "A whole game of three, and its points", POINTS, points_of_three),
+            (
+                Kind::Required,
+                "A whole game of three, and its points",
+                POINTS,
+                points_of_three,
+            ),
             (
                 Kind::Choice,
                 "Tiles left in a hand at the end",

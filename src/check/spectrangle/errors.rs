@@ -20,7 +20,12 @@ pub fn cases() -> Vec<Case> {
     numbered(
         SECTION,
         vec![
-            (Kind::Required, "An unknown command is refused: ERROR 1", "1: Unrecognized command.", unknown_command),
+            (
+                Kind::Required,
+                "An unknown command is refused: ERROR 1",
+                "1: Unrecognized command.",
+                unknown_command,
+            ),
             (
                 Kind::Required,
                 "READY with an argument is refused: ERROR 2",
@@ -70,10 +75,13 @@ fn play_one_argument(probe: &mut Probe) -> Step<Finding> {
     let mut table = Table::start(probe, &["Ann", "Bob"])?;
     let turn = table.turn;
     let tile = table.seats[turn].hand[0];
-    table.seats[turn].client.send_line(&format!("MOVE_PLAY {tile}"))?;
     table.seats[turn]
         .client
-        .refused(ErrorCode::InvalidArguments, "MOVE_PLAY takes a tile and a location")?;
+        .send_line(&format!("MOVE_PLAY {tile}"))?;
+    table.seats[turn].client.refused(
+        ErrorCode::InvalidArguments,
+        "MOVE_PLAY takes a tile and a location",
+    )?;
     table.auto_move()?;
     Ok(Finding::Pass)
 }
@@ -98,7 +106,9 @@ fn error_ends_nothing(probe: &mut Probe) -> Step<Finding> {
     let mut table = Table::start(probe, &["Ann", "Bob"])?;
     let turn = table.turn;
     table.seats[turn].client.send_line("HELLO")?;
-    table.seats[turn].client.refused(ErrorCode::Unrecognized, "HELLO is no command")?;
+    table.seats[turn]
+        .client
+        .refused(ErrorCode::Unrecognized, "HELLO is no command")?;
     table.auto_move()?;
     table.auto_move()?;
     Ok(Finding::Pass)
@@ -110,7 +120,11 @@ fn lower_case(probe: &mut Probe) -> Step<Finding> {
     client.send_line(&format!("join {name}"))?;
     let answer = probe.answer();
     let told = heard(&mut client, answer);
-    let server = if told.starts_with("told LOBBY") { "accepted".to_string() } else { told };
+    let server = if told.starts_with("told LOBBY") {
+        "accepted".to_string()
+    } else {
+        told
+    };
     Ok(Finding::Open {
         server,
         goserver: "ERROR 1".to_string(),

@@ -23,7 +23,12 @@ pub fn cases() -> Vec<Case> {
     numbered(
         SECTION,
         vec![
-            (Kind::Choice, "EXTENSIONS: the extensions the server has", EXTENSIONS, available),
+            (
+                Kind::Choice,
+                "EXTENSIONS: the extensions the server has",
+                EXTENSIONS,
+                available,
+            ),
             (
                 Kind::Required,
                 "ENABLE_EXTENSION of an extension nobody has is refused: ERROR 9",
@@ -48,7 +53,12 @@ pub fn cases() -> Vec<Case> {
                 MULTILOBBY,
                 lobbies,
             ),
-            (Kind::Choice, "CHAT from a client that has not enabled chat", CHAT, chat_not_enabled),
+            (
+                Kind::Choice,
+                "CHAT from a client that has not enabled chat",
+                CHAT,
+                chat_not_enabled,
+            ),
         ],
     )
 }
@@ -59,16 +69,21 @@ fn offered(probe: &mut Probe) -> Step<Option<Vec<String>>> {
     let name = probe.name("ext");
     let mut client = SpClient::connect(probe, &name)?;
     client.send(&Command::Extensions)?;
-    Ok(match client.next("AVAILABLE_EXTENSIONS <name> ..., or an ERROR")? {
-        ServerMessage::AvailableExtensions { names } => Some(names),
-        _ => None,
-    })
+    Ok(
+        match client.next("AVAILABLE_EXTENSIONS <name> ..., or an ERROR")? {
+            ServerMessage::AvailableExtensions { names } => Some(names),
+            _ => None,
+        },
+    )
 }
 
 /// Whether the server offers `extension`: when not, the open finding that says so.
 fn needs(probe: &mut Probe, extension: Extension) -> Step<Result<(), Finding>> {
     let offered = offered(probe)?;
-    if offered.as_ref().is_some_and(|names| names.iter().any(|n| n == extension.name())) {
+    if offered
+        .as_ref()
+        .is_some_and(|names| names.iter().any(|n| n == extension.name()))
+    {
         Ok(Ok(()))
     } else {
         Ok(Err(Finding::Open {
@@ -99,12 +114,20 @@ fn unknown_extension(probe: &mut Probe) -> Step<Finding> {
     let name = probe.name("Ann");
     let mut client = SpClient::connect(probe, &name)?;
     client.send_line("ENABLE_EXTENSION teleport")?;
-    client.refused(ErrorCode::UnsupportedExtension, "no server has an extension 'teleport'")?;
+    client.refused(
+        ErrorCode::UnsupportedExtension,
+        "no server has an extension 'teleport'",
+    )?;
     Ok(Finding::Pass)
 }
 
 /// A client that enabled `extensions` and joined `lobby` (the default one if none).
-fn joined_with(probe: &mut Probe, base: &str, extensions: &[Extension], lobby: Option<&str>) -> Step<(SpClient, Vec<String>)> {
+fn joined_with(
+    probe: &mut Probe,
+    base: &str,
+    extensions: &[Extension],
+    lobby: Option<&str>,
+) -> Step<(SpClient, Vec<String>)> {
     let name = probe.name(base);
     let mut client = SpClient::connect(probe, &name)?;
     if !extensions.is_empty() {
@@ -130,7 +153,11 @@ fn chat(probe: &mut Probe) -> Step<Finding> {
     };
     for client in [&mut ann, &mut bob] {
         let got = client.next(&expected.to_string())?;
-        ensure(got == expected, format!("{}: {expected}", client.who()), got.to_string())?;
+        ensure(
+            got == expected,
+            format!("{}: {expected}", client.who()),
+            got.to_string(),
+        )?;
     }
     Ok(Finding::Pass)
 }
@@ -156,16 +183,26 @@ fn lobbies(probe: &mut Probe) -> Step<Finding> {
     }
     let lobby = probe.name("lab");
     let (ann, _) = joined_with(probe, "Ann", &[Extension::Multilobby], Some(&lobby))?;
-    let (mut cat, _) = joined_with(probe, "Cat", &[Extension::Multilobby], Some(&probe.name("other")))?;
+    let (mut cat, _) = joined_with(
+        probe,
+        "Cat",
+        &[Extension::Multilobby],
+        Some(&probe.name("other")),
+    )?;
     cat.send(&Command::Lobbies)?;
     let listed = cat.expect("ACTIVE_LOBBIES <lobby>,<player>... ...", |m| match m {
         ServerMessage::ActiveLobbies { lobbies } => Some(lobbies),
         _ => None,
     })?;
     ensure(
-        listed.iter().any(|(name, players)| *name == lobby && players == &[ann.name.clone()]),
+        listed
+            .iter()
+            .any(|(name, players)| *name == lobby && players == std::slice::from_ref(&ann.name)),
         format!("ACTIVE_LOBBIES with {lobby},{} among them", ann.name),
-        ServerMessage::ActiveLobbies { lobbies: listed.clone() }.to_string(),
+        ServerMessage::ActiveLobbies {
+            lobbies: listed.clone(),
+        }
+        .to_string(),
     )?;
     Ok(Finding::Pass)
 }

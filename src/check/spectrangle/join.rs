@@ -20,8 +20,18 @@ pub fn cases() -> Vec<Case> {
     numbered(
         SECTION,
         vec![
-            (Kind::Required, "JOIN is answered with LOBBY, which lists the player", LOBBY, join_answered),
-            (Kind::Required, "The second player's LOBBY lists both players", LOBBY, second_player),
+            (
+                Kind::Required,
+                "JOIN is answered with LOBBY, which lists the player",
+                LOBBY,
+                join_answered,
+            ),
+            (
+                Kind::Required,
+                "The second player's LOBBY lists both players",
+                LOBBY,
+                second_player,
+            ),
             (
                 Kind::Required,
                 "A name with a character outside [A-Za-z0-9_-] is refused: ERROR 3",
@@ -46,8 +56,18 @@ pub fn cases() -> Vec<Case> {
                 "ERROR <errorCode> <errorMessage> This is sent to the client when the client has sent an invalid command to the server.",
                 join_twice,
             ),
-            (Kind::Choice, "The first player is told when the second joins", LOBBY, first_player_told),
-            (Kind::Choice, "EXIT from a lobby: the others are told", LOBBY, exit_from_lobby),
+            (
+                Kind::Choice,
+                "The first player is told when the second joins",
+                LOBBY,
+                first_player_told,
+            ),
+            (
+                Kind::Choice,
+                "EXIT from a lobby: the others are told",
+                LOBBY,
+                exit_from_lobby,
+            ),
             (
                 Kind::Choice,
                 "JOIN with a lobby name, multilobby not enabled",
@@ -88,7 +108,10 @@ fn name_taken(probe: &mut Probe) -> Step<Finding> {
     let name = clients[0].name.clone();
     let mut second = SpClient::connect(probe, &name)?;
     second.send_line(&format!("JOIN {name}"))?;
-    second.refused(ErrorCode::NameTaken, &format!("{name} is in the lobby already"))?;
+    second.refused(
+        ErrorCode::NameTaken,
+        &format!("{name} is in the lobby already"),
+    )?;
     Ok(Finding::Pass)
 }
 
@@ -96,7 +119,10 @@ fn before_join(probe: &mut Probe) -> Step<Finding> {
     let name = probe.name("Ann");
     let mut client = SpClient::connect(probe, &name)?;
     client.send(&Command::Ready)?;
-    client.refused(ErrorCode::NotInLobby, "READY from a client that has not joined")?;
+    client.refused(
+        ErrorCode::NotInLobby,
+        "READY from a client that has not joined",
+    )?;
     Ok(Finding::Pass)
 }
 
@@ -104,9 +130,10 @@ fn join_twice(probe: &mut Probe) -> Step<Finding> {
     let mut clients = gather(probe, &["Ann"])?;
     let line = format!("JOIN {}", probe.name("Ann2"));
     clients[0].send_line(&line)?;
-    clients[0].expect("ERROR <code> <message>: a JOIN from a player in a lobby", |m| {
-        matches!(m, ServerMessage::Error { .. }).then_some(())
-    })?;
+    clients[0].expect(
+        "ERROR <code> <message>: a JOIN from a player in a lobby",
+        |m| matches!(m, ServerMessage::Error { .. }).then_some(()),
+    )?;
     Ok(Finding::Pass)
 }
 
@@ -129,7 +156,11 @@ fn first_player_told(probe: &mut Probe) -> Step<Finding> {
     let answer = probe.answer();
     let told = heard(&mut clients[0], answer);
     Ok(Finding::Open {
-        server: if told == format!("told {both}") { "told: LOBBY with both".to_string() } else { told },
+        server: if told == format!("told {both}") {
+            "told: LOBBY with both".to_string()
+        } else {
+            told
+        },
         goserver: "told: LOBBY with both".to_string(),
     })
 }
@@ -144,7 +175,11 @@ fn exit_from_lobby(probe: &mut Probe) -> Step<Finding> {
     let alone = format!("told LOBBY {}", clients[0].name);
     let told = heard(&mut clients[0], answer);
     Ok(Finding::Open {
-        server: if told == alone { "told: LOBBY without the leaver".to_string() } else { told },
+        server: if told == alone {
+            "told: LOBBY without the leaver".to_string()
+        } else {
+            told
+        },
         goserver: "told: LOBBY without the leaver".to_string(),
     })
 }

@@ -73,7 +73,10 @@ pub fn alive(probe: &mut Probe) -> Step<()> {
     let mut client = SpClient::connect(probe, &name)?;
     let player = PlayerName::parse(&name)
         .map_err(|e| super::case::Failure::new("a valid name from the checker", e.to_string()))?;
-    client.send(&Command::Join { name: player, lobby: None })?;
+    client.send(&Command::Join {
+        name: player,
+        lobby: None,
+    })?;
     let line = client.wire().line("an answer to JOIN")?;
     if let Ok(ServerMessage::Lobby { .. }) = ServerMessage::parse(&line) {
         client.send(&Command::Exit)?;

@@ -4,7 +4,9 @@ use super::super::case::{Case, Failure, Finding, Kind, Section, Step, numbered};
 use super::super::probe::Probe;
 use super::join::heard;
 use super::table::{Table, find_placement};
-use crate::engine::spectrangle::{IllegalPlacement, Location, OrientedTile, Placement, Spelling, Tile};
+use crate::engine::spectrangle::{
+    IllegalPlacement, Location, OrientedTile, Placement, Spelling, Tile,
+};
 use crate::frontend::spectrangle::protocol::{Command, ErrorCode};
 
 /// The section.
@@ -44,9 +46,24 @@ pub fn cases() -> Vec<Case> {
                 "The tile argument always indicates a tile that is to be removed from the player's inventory.",
                 not_held,
             ),
-            (Kind::Required, "A tile that touches no placed tile is refused: ERROR 6", LATER_TILES, not_touching),
-            (Kind::Required, "A tile whose touching edge does not match is refused: ERROR 6", LATER_TILES, mismatch),
-            (Kind::Required, "A tile on a taken field is refused: ERROR 6", LATER_TILES, occupied),
+            (
+                Kind::Required,
+                "A tile that touches no placed tile is refused: ERROR 6",
+                LATER_TILES,
+                not_touching,
+            ),
+            (
+                Kind::Required,
+                "A tile whose touching edge does not match is refused: ERROR 6",
+                LATER_TILES,
+                mismatch,
+            ),
+            (
+                Kind::Required,
+                "A tile on a taken field is refused: ERROR 6",
+                LATER_TILES,
+                occupied,
+            ),
             (
                 Kind::Required,
                 "A location of 36 is refused: ERROR 2",
@@ -87,7 +104,13 @@ fn refused(table: &mut Table, placement: Placement, code: ErrorCode, why: &str) 
 }
 
 /// The player at `seat` sends MOVE_PLAY for `placement`; it must be refused with `code`.
-fn refused_from(table: &mut Table, seat: usize, placement: Placement, code: ErrorCode, why: &str) -> Step<()> {
+fn refused_from(
+    table: &mut Table,
+    seat: usize,
+    placement: Placement,
+    code: ErrorCode,
+    why: &str,
+) -> Step<()> {
     let client = &mut table.seats[seat].client;
     client.send(&Command::Play {
         spelling: Spelling::from(placement.tile),
@@ -99,7 +122,11 @@ fn refused_from(table: &mut Table, seat: usize, placement: Placement, code: Erro
 
 /// Plays turns (the best move each) until `find` finds a placement in the hand of the
 /// player to move, at most ten turns.
-fn until(table: &mut Table, what: &str, find: impl Fn(&Table) -> Option<Placement>) -> Step<Placement> {
+fn until(
+    table: &mut Table,
+    what: &str,
+    find: impl Fn(&Table) -> Option<Placement>,
+) -> Step<Placement> {
     for _ in 0..10 {
         if let Some(placement) = find(table) {
             return Ok(placement);
@@ -122,7 +149,9 @@ fn first_tile(probe: &mut Probe) -> Step<Finding> {
 fn first_on_bonus(probe: &mut Probe) -> Step<Finding> {
     let mut table = two(probe)?;
     let tile = table.seats[table.turn].hand[0];
-    let bonus = Location::all().find(|l| l.is_bonus()).ok_or_else(|| Failure::new("a bonus field", "none"))?;
+    let bonus = Location::all()
+        .find(|l| l.is_bonus())
+        .ok_or_else(|| Failure::new("a bonus field", "none"))?;
     refused(
         &mut table,
         Placement {
@@ -140,7 +169,9 @@ fn out_of_turn(probe: &mut Probe) -> Step<Finding> {
     let mut table = two(probe)?;
     let waiting = (table.turn + 1) % table.seats.len();
     let tile = table.seats[waiting].hand[0];
-    let location = Location::all().find(|l| !l.is_bonus()).ok_or_else(|| Failure::new("a field", "none"))?;
+    let location = Location::all()
+        .find(|l| !l.is_bonus())
+        .ok_or_else(|| Failure::new("a field", "none"))?;
     refused_from(
         &mut table,
         waiting,
@@ -163,7 +194,9 @@ fn not_held(probe: &mut Probe) -> Step<Finding> {
         .into_iter()
         .find(|t| !held.contains(t))
         .ok_or_else(|| Failure::new("a tile nobody holds", "none"))?;
-    let location = Location::all().find(|l| !l.is_bonus()).ok_or_else(|| Failure::new("a field", "none"))?;
+    let location = Location::all()
+        .find(|l| !l.is_bonus())
+        .ok_or_else(|| Failure::new("a field", "none"))?;
     refused(
         &mut table,
         Placement {
@@ -181,7 +214,10 @@ fn not_held(probe: &mut Probe) -> Step<Finding> {
 fn refused_by(table: &Table, wanted: fn(&IllegalPlacement) -> bool) -> Option<Placement> {
     let hand = table.seats[table.turn].hand.clone();
     find_placement(table, &hand, |board, tile: OrientedTile, location| {
-        board.check(tile, location).err().is_some_and(|e| wanted(&e))
+        board
+            .check(tile, location)
+            .err()
+            .is_some_and(|e| wanted(&e))
     })
 }
 
@@ -191,7 +227,12 @@ fn not_touching(probe: &mut Probe) -> Step<Finding> {
     let placement = until(&mut table, "a tile for a field that touches nothing", |t| {
         refused_by(t, |e| matches!(e, IllegalPlacement::NotTouching { .. }))
     })?;
-    refused(&mut table, placement, ErrorCode::InvalidMove, "it touches no placed tile")?;
+    refused(
+        &mut table,
+        placement,
+        ErrorCode::InvalidMove,
+        "it touches no placed tile",
+    )?;
     table.auto_move()?;
     Ok(Finding::Pass)
 }
@@ -220,7 +261,12 @@ fn occupied(probe: &mut Probe) -> Step<Finding> {
     let placement = until(&mut table, "a tile for a taken field", |t| {
         refused_by(t, |e| matches!(e, IllegalPlacement::Occupied { .. }))
     })?;
-    refused(&mut table, placement, ErrorCode::InvalidMove, "the field holds a tile")?;
+    refused(
+        &mut table,
+        placement,
+        ErrorCode::InvalidMove,
+        "the field holds a tile",
+    )?;
     table.auto_move()?;
     Ok(Finding::Pass)
 }
@@ -266,13 +312,19 @@ fn turned_tile(probe: &mut Probe) -> Step<Finding> {
 fn move_alias(probe: &mut Probe) -> Step<Finding> {
     let mut table = two(probe)?;
     let tile = table.seats[table.turn].hand[0];
-    let location = Location::all().find(|l| !l.is_bonus()).ok_or_else(|| Failure::new("a field", "none"))?;
+    let location = Location::all()
+        .find(|l| !l.is_bonus())
+        .ok_or_else(|| Failure::new("a field", "none"))?;
     let turn = table.turn;
     let client = &mut table.seats[turn].client;
     client.send_line(&format!("MOVE {tile} {location}"))?;
     let answer = probe.answer();
     let told = heard(client, answer);
-    let server = if told.starts_with("told UPDATE") { "accepted".to_string() } else { told };
+    let server = if told.starts_with("told UPDATE") {
+        "accepted".to_string()
+    } else {
+        told
+    };
     Ok(Finding::Open {
         server,
         goserver: "accepted".to_string(),

@@ -26,16 +26,67 @@ pub fn cases() -> Vec<Case> {
     numbered(
         SECTION,
         vec![
-            (Kind::Required, "A line that arrives in pieces is one command", COMMANDS, line_in_pieces),
-            (Kind::Required, "Two lines that arrive together are both answered, in order", COMMANDS, lines_together),
-            (Kind::Measure, "A line of binary garbage", COMMANDS, binary_garbage),
+            (
+                Kind::Required,
+                "A line that arrives in pieces is one command",
+                COMMANDS,
+                line_in_pieces,
+            ),
+            (
+                Kind::Required,
+                "A JOIN sent the moment the connection opens is answered",
+                "JOIN <playerName> [lobbyName] The player indicates he wants to join a lobby.",
+                join_at_once,
+            ),
+            (
+                Kind::Required,
+                "Two lines that arrive together are both answered, in order",
+                COMMANDS,
+                lines_together,
+            ),
+            (
+                Kind::Measure,
+                "A line of binary garbage",
+                COMMANDS,
+                binary_garbage,
+            ),
             (Kind::Measure, "A line of 1 MB", COMMANDS, megabyte_line),
-            (Kind::Measure, "A line that is not UTF-8 text", COMMANDS, not_utf8),
-            (Kind::Measure, "A flood of 5,000 refused lines, its answers read for 3 s, beside a game", GAME, flood_read),
-            (Kind::Measure, "A client that floods and never reads its answers, beside a game", GAME, flood_unread),
-            (Kind::Measure, "100 clients join at once", GAME, many_clients),
-            (Kind::Measure, "20 games of two at once, ten moves each", GAME, twenty_games),
-            (Kind::Measure, "Answer times of a whole game of two", GAME, answer_times),
+            (
+                Kind::Measure,
+                "A line that is not UTF-8 text",
+                COMMANDS,
+                not_utf8,
+            ),
+            (
+                Kind::Measure,
+                "A flood of 5,000 refused lines, its answers read for 2 s, beside a game",
+                GAME,
+                flood_read,
+            ),
+            (
+                Kind::Measure,
+                "A client that floods and never reads its answers, beside a game",
+                GAME,
+                flood_unread,
+            ),
+            (
+                Kind::Measure,
+                "100 clients join at once",
+                GAME,
+                many_clients,
+            ),
+            (
+                Kind::Measure,
+                "20 games of two at once, ten moves each",
+                GAME,
+                twenty_games,
+            ),
+            (
+                Kind::Measure,
+                "Answer times of a whole game of two",
+                GAME,
+                answer_times,
+            ),
         ],
     )
 }
@@ -45,9 +96,10 @@ fn line_in_pieces(probe: &mut Probe) -> Step<Finding> {
     let mut client = SpClient::connect(probe, &name)?;
     let line = format!("JOIN {name}\n");
     for (n, byte) in line.bytes().enumerate() {
-        client
-            .wire()
-            .send_bytes(&[byte], &format!("byte {} of the line {}", n + 1, line.trim_end()))?;
+        client.wire().send_bytes(
+            &[byte],
+            &format!("byte {} of the line {}", n + 1, line.trim_end()),
+        )?;
         std::thread::sleep(Duration::from_millis(20));
     }
     client.expect("LOBBY, once the whole line has arrived", |m| {
@@ -56,17 +108,38 @@ fn line_in_pieces(probe: &mut Probe) -> Step<Finding> {
     Ok(Finding::Pass)
 }
 
+fn join_at_once(probe: &mut Probe) -> Step<Finding> {
+    // Five clients, each sending its JOIN with no pause (even with --connect-pause).
+    for n in 0..5 {
+        let name = probe.name(&format!("now{n}"));
+        let mut wire = probe.connect_at_once()?;
+        wire.send(&format!("JOIN {name}"))?;
+        let line = wire.line("LOBBY to a JOIN sent at once")?;
+        ensure(
+            matches!(ServerMessage::parse(&line), Ok(ServerMessage::Lobby { .. })),
+            "LOBBY <players>",
+            line,
+        )?;
+        wire.send("EXIT")?;
+    }
+    Ok(Finding::Pass)
+}
+
 fn lines_together(probe: &mut Probe) -> Step<Finding> {
     let name = probe.name("Ann");
     let mut client = SpClient::connect(probe, &name)?;
     let both = format!("JOIN {name}\nHELLO\n");
-    client
-        .wire()
-        .send_bytes(both.as_bytes(), &format!("JOIN {name} and HELLO in one write"))?;
+    client.wire().send_bytes(
+        both.as_bytes(),
+        &format!("JOIN {name} and HELLO in one write"),
+    )?;
     client.expect("LOBBY (the answer to the first line)", |m| {
         matches!(m, ServerMessage::Lobby { .. }).then_some(())
     })?;
-    client.refused(ErrorCode::Unrecognized, "the second line, HELLO, is no command")?;
+    client.refused(
+        ErrorCode::Unrecognized,
+        "the second line, HELLO, is no command",
+    )?;
     Ok(Finding::Pass)
 }
 
@@ -85,7 +158,10 @@ fn describe(wire: &mut Wire, wait: Duration) -> String {
     match wire.hear(wait) {
         Heard::Line(line) => match ServerMessage::parse(&line) {
             Ok(ServerMessage::Error { code, .. }) => format!("answered ERROR {code}"),
-            Ok(message) => format!("answered {}", message.to_string().split(' ').next().unwrap_or_default()),
+            Ok(message) => format!(
+                "answered {}",
+                message.to_string().split(' ').next().unwrap_or_default()
+            ),
             Err(_) => format!("answered '{}'", super::super::log::shown(&line)),
         },
         Heard::Closed => "the server closed the connection".to_string(),
@@ -96,7 +172,9 @@ fn describe(wire: &mut Wire, wait: Duration) -> String {
 
 fn binary_garbage(probe: &mut Probe) -> Step<Finding> {
     let mut rng = Rng::new(11);
-    let mut bytes: Vec<u8> = (0..2048).map(|_| u8::try_from(rng.below(256)).unwrap_or(0)).collect();
+    let mut bytes: Vec<u8> = (0..2048)
+        .map(|_| u8::try_from(rng.below(256)).unwrap_or(0))
+        .collect();
     bytes.retain(|&b| b != b'\n');
     bytes.push(b'\n');
     let seen = abuse(probe, &bytes, "2 KB of random bytes and a newline")?;
@@ -115,7 +193,11 @@ fn megabyte_line(probe: &mut Probe) -> Step<Finding> {
 }
 
 fn not_utf8(probe: &mut Probe) -> Step<Finding> {
-    let seen = abuse(probe, b"JOIN \xff\xfe\xfd\n", "JOIN and three bytes that are not UTF-8")?;
+    let seen = abuse(
+        probe,
+        b"JOIN \xff\xfe\xfd\n",
+        "JOIN and three bytes that are not UTF-8",
+    )?;
     Ok(Finding::Measured { summary: seen })
 }
 
@@ -138,7 +220,7 @@ const FLOOD_LINES: usize = 5_000;
 
 /// How long the flood's answers are read (a server may pace a client that keeps
 /// sending refused lines).
-const FLOOD_READING: Duration = Duration::from_secs(3);
+const FLOOD_READING: Duration = Duration::from_secs(2);
 
 fn flood_read(probe: &mut Probe) -> Step<Finding> {
     let mut table = Table::start(probe, &["Ann", "Bob"])?;
@@ -147,7 +229,9 @@ fn flood_read(probe: &mut Probe) -> Step<Finding> {
         .handle()
         .map_err(|e| Failure::new("a socket for the flood", e.to_string()))?;
     let answer = probe.answer();
-    let lines: Vec<u8> = (0..FLOOD_LINES).flat_map(|n| format!("FLOOD {n}\n").into_bytes()).collect();
+    let lines: Vec<u8> = (0..FLOOD_LINES)
+        .flat_map(|n| format!("FLOOD {n}\n").into_bytes())
+        .collect();
     probe.note(&format!(
         "{} sends {FLOOD_LINES} lines FLOOD <n> as fast as it can and reads the answers (not logged one by one)",
         flooder.who()
@@ -173,7 +257,10 @@ fn flood_read(probe: &mut Probe) -> Step<Finding> {
     });
     let times = times?;
     let (Ok((answered, last)), Ok((sent, how))) = (counted, written) else {
-        return Err(Failure::new("the flood's threads to finish", "one of them panicked"));
+        return Err(Failure::new(
+            "the flood's threads to finish",
+            "one of them panicked",
+        ));
     };
     let end = match last {
         Heard::Silent(wait) if wait.is_zero() => String::new(),
@@ -196,7 +283,9 @@ fn flood_unread(probe: &mut Probe) -> Step<Finding> {
         .handle()
         .map_err(|e| Failure::new("a socket for the flood", e.to_string()))?;
     let answer = probe.answer();
-    let lines: Vec<u8> = (0..4 * FLOOD_LINES).flat_map(|n| format!("FLOOD {n}\n").into_bytes()).collect();
+    let lines: Vec<u8> = (0..4 * FLOOD_LINES)
+        .flat_map(|n| format!("FLOOD {n}\n").into_bytes())
+        .collect();
     probe.note(&format!(
         "{} sends {} refused lines as fast as it can and never reads an answer",
         flooder.who(),
@@ -213,7 +302,11 @@ fn flood_unread(probe: &mut Probe) -> Step<Finding> {
     };
     drop(flooder);
     Ok(Finding::Measured {
-        summary: format!("{} KB sent: {how}; a game beside it: turns {}", sent / 1024, spread(&times)),
+        summary: format!(
+            "{} KB sent: {how}; a game beside it: turns {}",
+            sent / 1024,
+            spread(&times)
+        ),
     })
 }
 
@@ -226,7 +319,9 @@ fn many_clients(probe: &mut Probe) -> Step<Finding> {
         let name = probe.name(&format!("c{n}"));
         clients.push(SpClient::connect(probe, &name)?);
     }
-    probe.note(&format!("{MANY} clients connected; each sends JOIN at once"));
+    probe.note(&format!(
+        "{MANY} clients connected; each sends JOIN at once"
+    ));
     let answer = probe.answer();
     let results: Vec<Option<Duration>> = std::thread::scope(|scope| {
         let handles: Vec<_> = clients
@@ -240,12 +335,18 @@ fn many_clients(probe: &mut Probe) -> Step<Finding> {
                 })
             })
             .collect();
-        handles.into_iter().map(|h| h.join().ok().flatten()).collect()
+        handles
+            .into_iter()
+            .map(|h| h.join().ok().flatten())
+            .collect()
     });
     let times: Vec<Duration> = results.iter().flatten().copied().collect();
     ensure(
         times.len() == MANY,
-        format!("an answer to each of the {MANY} JOINs within {}", seconds(answer)),
+        format!(
+            "an answer to each of the {MANY} JOINs within {}",
+            seconds(answer)
+        ),
         format!("{} answers", times.len()),
     )?;
     Ok(Finding::Measured {
@@ -260,9 +361,14 @@ const GAME_TURNS: usize = 10;
 fn twenty_games(probe: &mut Probe) -> Step<Finding> {
     let mut tables = Vec::with_capacity(GAMES);
     for n in 0..GAMES {
-        tables.push(Table::start(probe, &[&format!("Ann{n}"), &format!("Bob{n}")])?);
+        tables.push(Table::start(
+            probe,
+            &[&format!("Ann{n}"), &format!("Bob{n}")],
+        )?);
     }
-    probe.note(&format!("{GAMES} games started; each plays {GAME_TURNS} turns on a thread of its own"));
+    probe.note(&format!(
+        "{GAMES} games started; each plays {GAME_TURNS} turns on a thread of its own"
+    ));
     let began = Instant::now();
     let played: Vec<Step<Vec<Duration>>> = std::thread::scope(|scope| {
         let handles: Vec<_> = tables
@@ -271,7 +377,11 @@ fn twenty_games(probe: &mut Probe) -> Step<Finding> {
             .collect();
         handles
             .into_iter()
-            .map(|h| h.join().unwrap_or_else(|_| Err(Failure::new("a game's thread to finish", "it panicked"))))
+            .map(|h| {
+                h.join().unwrap_or_else(|_| {
+                    Err(Failure::new("a game's thread to finish", "it panicked"))
+                })
+            })
             .collect()
     });
     let took = began.elapsed();

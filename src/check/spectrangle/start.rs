@@ -26,9 +26,24 @@ pub fn cases() -> Vec<Case> {
                 START,
                 two_start,
             ),
-            (Kind::Required, "One of two players ready: no START", START, one_ready),
-            (Kind::Required, "Three players: START with the three, four tiles each", START, three_start),
-            (Kind::Required, "Four players: START with the four, four tiles each", START, four_start),
+            (
+                Kind::Required,
+                "One of two players ready: no START",
+                START,
+                one_ready,
+            ),
+            (
+                Kind::Required,
+                "Three players: START with the three, four tiles each",
+                START,
+                three_start,
+            ),
+            (
+                Kind::Required,
+                "Four players: START with the four, four tiles each",
+                START,
+                four_start,
+            ),
             (
                 Kind::Required,
                 "A move in a lobby, before START, is refused: ERROR 8",

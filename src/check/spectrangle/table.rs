@@ -8,7 +8,9 @@ use super::super::case::{Failure, Step};
 use super::super::probe::{Probe, ensure};
 use super::super::wire::Heard;
 use super::client::SpClient;
-use crate::engine::spectrangle::{Board, FIELDS, Location, OrientedTile, Placement, Rotation, Spelling, Tile};
+use crate::engine::spectrangle::{
+    Board, FIELDS, Location, OrientedTile, Placement, Rotation, Spelling, Tile,
+};
 use crate::frontend::spectrangle::protocol::{Command, ServerMessage};
 
 /// Tiles in a hand.
@@ -96,7 +98,11 @@ pub fn gather(probe: &mut Probe, names: &[&str]) -> Step<Vec<SpClient>> {
         expected.sort();
         ensure(
             sorted == expected,
-            format!("{}: LOBBY listing the players in the lobby: {}", client.who(), expected.join(" ")),
+            format!(
+                "{}: LOBBY listing the players in the lobby: {}",
+                client.who(),
+                expected.join(" ")
+            ),
             format!("LOBBY {}", players.join(" ")),
         )?;
         clients.push(client);
@@ -127,15 +133,20 @@ impl Table {
         }
         let mut order: Option<Vec<String>> = None;
         for client in &mut clients {
-            let started = client.expect("START <the lobby's players, in turn order>", |m| match m {
-                ServerMessage::Start { players } => Some(players),
-                _ => None,
-            })?;
+            let started =
+                client.expect("START <the lobby's players, in turn order>", |m| match m {
+                    ServerMessage::Start { players } => Some(players),
+                    _ => None,
+                })?;
             match &order {
                 None => order = Some(started),
                 Some(first) => ensure(
                     *first == started,
-                    format!("{}: START {} (as the others were told)", client.who(), first.join(" ")),
+                    format!(
+                        "{}: START {} (as the others were told)",
+                        client.who(),
+                        first.join(" ")
+                    ),
                     format!("START {}", started.join(" ")),
                 )?,
             }
@@ -147,7 +158,10 @@ impl Table {
         listed.sort();
         ensure(
             names == listed,
-            format!("START listing exactly the lobby's players: {}", names.join(" ")),
+            format!(
+                "START listing exactly the lobby's players: {}",
+                names.join(" ")
+            ),
             format!("START {}", order.join(" ")),
         )?;
         // Seats in turn order.
@@ -183,14 +197,20 @@ impl Table {
         for seat in 0..players {
             while told[seat][seat].len() < HAND {
                 let (player, tile) = self.seats[seat].client.expect(
-                    &format!("TILE {} <tile> (four tiles dealt to each player)", names[seat]),
+                    &format!(
+                        "TILE {} <tile> (four tiles dealt to each player)",
+                        names[seat]
+                    ),
                     |m| match m {
                         ServerMessage::Tile { player, tile } => Some((player, tile)),
                         _ => None,
                     },
                 )?;
                 let owner = names.iter().position(|n| *n == player).ok_or_else(|| {
-                    Failure::new("TILE for a player of this game", format!("TILE {player} {tile}"))
+                    Failure::new(
+                        "TILE for a player of this game",
+                        format!("TILE {player} {tile}"),
+                    )
                 })?;
                 if owner != seat {
                     self.public = true;
@@ -204,9 +224,14 @@ impl Table {
                 for owner in 0..players {
                     while told[owner].len() < HAND {
                         let tile = self.seats[seat].client.expect(
-                            &format!("TILE {} <tile> (the deal, told to every player)", names[owner]),
+                            &format!(
+                                "TILE {} <tile> (the deal, told to every player)",
+                                names[owner]
+                            ),
                             |m| match m {
-                                ServerMessage::Tile { player, tile } if player == names[owner] => Some(tile),
+                                ServerMessage::Tile { player, tile } if player == names[owner] => {
+                                    Some(tile)
+                                }
                                 _ => None,
                             },
                         )?;
@@ -217,7 +242,10 @@ impl Table {
             for (seat, told) in told.iter().enumerate() {
                 ensure(
                     *told == hands,
-                    format!("{}: the same deal as every player is told", self.seats[seat].client.who()),
+                    format!(
+                        "{}: the same deal as every player is told",
+                        self.seats[seat].client.who()
+                    ),
                     "another deal".to_string(),
                 )?;
             }
@@ -293,7 +321,11 @@ impl Table {
     /// The placement is not announced as the rules say.
     pub fn corner_opening(&mut self) -> Step<()> {
         let corner = Location::new(0u8).ok_or_else(|| Failure::new("field 0", "none"))?;
-        let edge = corner.neighbours().iter().position(Option::is_some).unwrap_or(0);
+        let edge = corner
+            .neighbours()
+            .iter()
+            .position(Option::is_some)
+            .unwrap_or(0);
         let next = &self.seats[(self.turn + 1) % self.seats.len()].hand;
         let fits_next = |colour: crate::engine::spectrangle::Colour| {
             next.iter()
@@ -400,10 +432,17 @@ impl Table {
         if self.public {
             for other in (0..self.seats.len()).filter(|&s| s != seat) {
                 let client = &mut self.seats[other].client;
-                let same = client.expect(&format!("TILE {name} {tile} (tiles are told to every player)"), |m| match m {
-                    ServerMessage::Tile { player, tile: told } if player == name && told == tile => Some(()),
-                    _ => None,
-                });
+                let same = client.expect(
+                    &format!("TILE {name} {tile} (tiles are told to every player)"),
+                    |m| match m {
+                        ServerMessage::Tile { player, tile: told }
+                            if player == name && told == tile =>
+                        {
+                            Some(())
+                        }
+                        _ => None,
+                    },
+                );
                 same?;
             }
         }
@@ -459,7 +498,9 @@ impl Table {
         let turn = self.turn;
         self.seats[turn].client.send(&Command::Skip)?;
         let name = self.seats[turn].client.name.clone();
-        let expected = ServerMessage::Skipped { player: name.clone() };
+        let expected = ServerMessage::Skipped {
+            player: name.clone(),
+        };
         self.announced(&expected, &format!("{name} skipped"))?;
         self.idle += 1;
         self.next_turn();
@@ -494,7 +535,11 @@ impl Table {
     /// # Errors
     ///
     /// A move or the end is not as the rules say.
-    pub fn play_to_end(&mut self, probe: &mut Probe, mut each: impl FnMut(&mut Table) -> Step<()>) -> Step<Scores> {
+    pub fn play_to_end(
+        &mut self,
+        probe: &mut Probe,
+        mut each: impl FnMut(&mut Table) -> Step<()>,
+    ) -> Step<Scores> {
         for _ in 0..MAX_TURNS {
             each(self)?;
             self.auto_move()?;
@@ -517,7 +562,7 @@ impl Table {
 
     /// Whether SCORE comes to the player to move within the quiet window (after rounds
     /// without placements): the seat and the scores it heard.
-    fn ended_early(&mut self, probe: &mut Probe) -> Step<Option<(usize, Vec<(String, u32)>)>> {
+    fn ended_early(&mut self, probe: &mut Probe) -> Step<Option<HeardScores>> {
         let quiet = probe.quiet();
         let seat = self.turn;
         let client = &mut self.seats[seat].client;
@@ -525,7 +570,10 @@ impl Table {
             Heard::Silent(_) => Ok(None),
             Heard::Line(line) => match ServerMessage::parse(&line) {
                 Ok(ServerMessage::Score { scores }) => Ok(Some((seat, scores))),
-                _ => Err(Failure::new("SCORE (after rounds without a placement), or nothing", line)),
+                _ => Err(Failure::new(
+                    "SCORE (after rounds without a placement), or nothing",
+                    line,
+                )),
             },
             other => Err(Failure::new(
                 "SCORE (after rounds without a placement), or nothing",
@@ -544,7 +592,7 @@ impl Table {
     }
 
     /// [`Table::scores`], one of them read already.
-    fn read_scores(&mut self, heard: Option<(usize, Vec<(String, u32)>)>) -> Step<Scores> {
+    fn read_scores(&mut self, heard: Option<HeardScores>) -> Step<Scores> {
         let mut names = self.names();
         names.sort();
         let mut first: Option<Vec<(String, u32)>> = None;
@@ -552,17 +600,23 @@ impl Table {
             let client = &mut self.seats[seat].client;
             let scores = match &heard {
                 Some((at, scores)) if *at == seat => scores.clone(),
-                _ => client.expect("SCORE <name>,<points> ... (the game is over)", |m| match m {
-                    ServerMessage::Score { scores } => Some(scores),
-                    _ => None,
-                })?,
+                _ => client.expect(
+                    "SCORE <name>,<points> ... (the game is over)",
+                    |m| match m {
+                        ServerMessage::Score { scores } => Some(scores),
+                        _ => None,
+                    },
+                )?,
             };
             let mut listed: Vec<String> = scores.iter().map(|(n, _)| n.clone()).collect();
             listed.sort();
             ensure(
                 listed == names,
                 format!("SCORE listing each player once: {}", names.join(" ")),
-                ServerMessage::Score { scores: scores.clone() }.to_string(),
+                ServerMessage::Score {
+                    scores: scores.clone(),
+                }
+                .to_string(),
             )?;
             match &first {
                 None => first = Some(scores),
@@ -599,11 +653,18 @@ impl Table {
                         None => format!("{:>4}", location.index()),
                     })
                     .collect();
-                format!("{}{}", " ".repeat(5 * (5 - usize::from(row))), fields.join(" "))
+                format!(
+                    "{}{}",
+                    " ".repeat(5 * (5 - usize::from(row))),
+                    fields.join(" ")
+                )
             })
             .collect()
     }
 }
+
+/// A SCORE one seat heard already: the seat, and the scores.
+type HeardScores = (usize, Vec<(String, u32)>);
 
 /// What a player did with its turn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -618,7 +679,10 @@ pub enum Turn {
 
 /// `RRY0 GGB0 ...`.
 pub fn hand_text(hand: &[Tile]) -> String {
-    hand.iter().map(Tile::to_string).collect::<Vec<_>>().join(" ")
+    hand.iter()
+        .map(Tile::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// A placement the rules refuse for the player to move, found on the board as it is,

@@ -70,7 +70,12 @@ fn whole_game_tiles(probe: &mut Probe) -> Step<Finding> {
 fn public_hands(probe: &mut Probe) -> Step<Finding> {
     let table = Table::start(probe, &["Ann", "Bob"])?;
     Ok(Finding::Open {
-        server: if table.public { "yes" } else { "no: each hears its own" }.to_string(),
+        server: if table.public {
+            "yes"
+        } else {
+            "no: each hears its own"
+        }
+        .to_string(),
         goserver: "yes".to_string(),
     })
 }

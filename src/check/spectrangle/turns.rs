@@ -22,8 +22,18 @@ pub fn cases() -> Vec<Case> {
     numbered(
         SECTION,
         vec![
-            (Kind::Required, "MOVE_SKIP while a tile fits is refused: ERROR 6", SKIP, skip_refused),
-            (Kind::Required, "MOVE_SWAP while a tile fits is refused: ERROR 6", SWAP, swap_refused),
+            (
+                Kind::Required,
+                "MOVE_SKIP while a tile fits is refused: ERROR 6",
+                SKIP,
+                skip_refused,
+            ),
+            (
+                Kind::Required,
+                "MOVE_SWAP while a tile fits is refused: ERROR 6",
+                SWAP,
+                swap_refused,
+            ),
             (
                 Kind::Required,
                 "MOVE_SWAP when nothing fits: UPDATE with the tile, then TILE with a new one",
@@ -45,9 +55,10 @@ fn skip_refused(probe: &mut Probe) -> Step<Finding> {
     // On the empty board every tile fits.
     let turn = table.turn;
     table.seats[turn].client.send(&Command::Skip)?;
-    table.seats[turn]
-        .client
-        .refused(ErrorCode::InvalidMove, "a tile of the hand fits on the empty board")?;
+    table.seats[turn].client.refused(
+        ErrorCode::InvalidMove,
+        "a tile of the hand fits on the empty board",
+    )?;
     table.auto_move()?;
     Ok(Finding::Pass)
 }
@@ -56,10 +67,13 @@ fn swap_refused(probe: &mut Probe) -> Step<Finding> {
     let mut table = Table::start(probe, &["Ann", "Bob"])?;
     let turn = table.turn;
     let tile = table.seats[turn].hand[0];
-    table.seats[turn].client.send(&Command::Swap { letters: tile.letters() })?;
-    table.seats[turn]
-        .client
-        .refused(ErrorCode::InvalidMove, "a tile of the hand fits on the empty board")?;
+    table.seats[turn].client.send(&Command::Swap {
+        letters: tile.letters(),
+    })?;
+    table.seats[turn].client.refused(
+        ErrorCode::InvalidMove,
+        "a tile of the hand fits on the empty board",
+    )?;
     table.auto_move()?;
     Ok(Finding::Pass)
 }
@@ -91,21 +105,35 @@ fn when_nothing_fits(
             return Ok(Finding::Pass);
         }
         ended?;
-        probe.note(&format!("game {}: no player met a hand in which nothing fits", game + 1));
+        probe.note(&format!(
+            "game {}: no player met a hand in which nothing fits",
+            game + 1
+        ));
         for mut seat in table.seats {
             seat.client.wire().disconnect();
         }
     }
     Ok(Finding::Measured {
-        summary: format!("not seen: in {GAMES_TO_TRY} games no player met a hand in which nothing fits ({what})"),
+        summary: format!(
+            "not seen: in {GAMES_TO_TRY} games no player met a hand in which nothing fits ({what})"
+        ),
     })
 }
 
 fn swap_allowed(probe: &mut Probe) -> Step<Finding> {
-    when_nothing_fits(probe, "with tiles in the bag", |t| t.bag > 0, |t| {
-        let tile = t.seats[t.turn].hand.first().copied().ok_or_else(|| Failure::new("a hand", "empty"))?;
-        t.swap(tile)
-    })
+    when_nothing_fits(
+        probe,
+        "with tiles in the bag",
+        |t| t.bag > 0,
+        |t| {
+            let tile = t.seats[t.turn]
+                .hand
+                .first()
+                .copied()
+                .ok_or_else(|| Failure::new("a hand", "empty"))?;
+            t.swap(tile)
+        },
+    )
 }
 
 fn skip_allowed(probe: &mut Probe) -> Step<Finding> {

@@ -242,7 +242,11 @@ impl ServerMessage {
                 })
             }
             "REQUEST_CONFIG" => {
-                count("REQUEST_CONFIG", "2 (or more: free text)", fields.len() >= 2)?;
+                count(
+                    "REQUEST_CONFIG",
+                    "2 (or more: free text)",
+                    fields.len() >= 2,
+                )?;
                 Ok(ServerMessage::RequestConfig {
                     message: text_after(1),
                 })
@@ -261,15 +265,17 @@ impl ServerMessage {
             "ACKNOWLEDGE_MOVE" => {
                 const WORD: &str = "ACKNOWLEDGE_MOVE";
                 count(WORD, "4", fields.len() == 4)?;
-                let (index, mover) = fields[2].split_once(';').ok_or_else(|| bad(
-                    WORD,
-                    "the move",
-                    "<index>;<colour>",
-                    fields[2],
-                ))?;
+                let (index, mover) = fields[2]
+                    .split_once(';')
+                    .ok_or_else(|| bad(WORD, "the move", "<index>;<colour>", fields[2]))?;
                 Ok(ServerMessage::AcknowledgeMove {
                     game_id: game_id(WORD, fields[1])?,
-                    index: number(WORD, "the move's index", "a whole number (-1 for a pass)", index)?,
+                    index: number(
+                        WORD,
+                        "the move's index",
+                        "a whole number (-1 for a pass)",
+                        index,
+                    )?,
                     colour: colour(WORD, "the move's colour", mover)?,
                     state: GameState::parse(WORD, fields[3])?,
                 })
@@ -281,7 +287,11 @@ impl ServerMessage {
                 })
             }
             "UNKNOWN_COMMAND" => {
-                count("UNKNOWN_COMMAND", "2 (or more: free text)", fields.len() >= 2)?;
+                count(
+                    "UNKNOWN_COMMAND",
+                    "2 (or more: free text)",
+                    fields.len() >= 2,
+                )?;
                 Ok(ServerMessage::UnknownCommand {
                     reason: text_after(1),
                 })
@@ -292,7 +302,14 @@ impl ServerMessage {
                 let (black_score, white_score) = fields[3]
                     .split_once(';')
                     .filter(|(b, w)| is_score(b) && is_score(w))
-                    .ok_or_else(|| bad(WORD, "the score", "<black points>;<white points>", fields[3]))?;
+                    .ok_or_else(|| {
+                        bad(
+                            WORD,
+                            "the score",
+                            "<black points>;<white points>",
+                            fields[3],
+                        )
+                    })?;
                 Ok(ServerMessage::GameFinished {
                     game_id: game_id(WORD, fields[1])?,
                     winner: Some(fields[2].to_string()).filter(|w| !w.is_empty()),
@@ -323,12 +340,24 @@ impl GameState {
     fn parse(keyword: &'static str, text: &str) -> Result<GameState, MessageError> {
         let parts: Vec<&str> = text.split(';').collect();
         let [status, to_move, board] = parts[..] else {
-            return Err(bad(keyword, "the state", "<PLAYING or FINISHED>;<colour to move>;<board>", text));
+            return Err(bad(
+                keyword,
+                "the state",
+                "<PLAYING or FINISHED>;<colour to move>;<board>",
+                text,
+            ));
         };
         let status = match status {
             "PLAYING" => GameStatus::Playing,
             "FINISHED" => GameStatus::Finished,
-            _ => return Err(bad(keyword, "the state's status", "PLAYING or FINISHED", status)),
+            _ => {
+                return Err(bad(
+                    keyword,
+                    "the state's status",
+                    "PLAYING or FINISHED",
+                    status,
+                ));
+            }
         };
         if board.is_empty() || !board.bytes().all(|b| matches!(b, b'0'..=b'2')) {
             return Err(bad(
@@ -346,7 +375,12 @@ impl GameState {
     }
 }
 
-fn bad(keyword: &'static str, field: &'static str, expected: &'static str, got: &str) -> MessageError {
+fn bad(
+    keyword: &'static str,
+    field: &'static str,
+    expected: &'static str,
+    got: &str,
+) -> MessageError {
     MessageError::BadField {
         keyword,
         field,
@@ -361,7 +395,8 @@ fn number<T: std::str::FromStr>(
     expected: &'static str,
     text: &str,
 ) -> Result<T, MessageError> {
-    text.parse().map_err(|_| bad(keyword, field, expected, text))
+    text.parse()
+        .map_err(|_| bad(keyword, field, expected, text))
 }
 
 fn game_id(keyword: &'static str, text: &str) -> Result<GameId, MessageError> {

@@ -50,7 +50,10 @@ impl ServerMessage {
     /// `AVAILABLE_EXTENSIONS` naming this server's extensions.
     pub fn available_extensions() -> ServerMessage {
         ServerMessage::AvailableExtensions {
-            names: Extension::ALL.iter().map(|e| e.name().to_string()).collect(),
+            names: Extension::ALL
+                .iter()
+                .map(|e| e.name().to_string())
+                .collect(),
         }
     }
 
@@ -84,9 +87,7 @@ impl fmt::Display for ServerMessage {
                 }
                 Ok(())
             }
-            ServerMessage::AvailableExtensions { names } => {
-                words(f, "AVAILABLE_EXTENSIONS", names)
-            }
+            ServerMessage::AvailableExtensions { names } => words(f, "AVAILABLE_EXTENSIONS", names),
             ServerMessage::ChatMessage { player, text } => {
                 write!(f, "CHAT_MESSAGE {player} {text}")
             }
@@ -137,10 +138,7 @@ impl fmt::Display for MessageError {
                 keyword,
                 expected,
                 got,
-            } => write!(
-                f,
-                "{keyword} takes {expected} after the keyword, got {got}"
-            ),
+            } => write!(f, "{keyword} takes {expected} after the keyword, got {got}"),
             MessageError::BadWord {
                 keyword,
                 word,
@@ -218,7 +216,11 @@ impl ServerMessage {
                 })
             }
             "UPDATE" => {
-                count("UPDATE", "a name, then a tile and a location, a tile, or nothing", (1..=3).contains(&args.len()))?;
+                count(
+                    "UPDATE",
+                    "a name, then a tile and a location, a tile, or nothing",
+                    (1..=3).contains(&args.len()),
+                )?;
                 let player = args[0].to_string();
                 Ok(match args[1..] {
                     [] => ServerMessage::Skipped { player },
@@ -233,7 +235,9 @@ impl ServerMessage {
                             .parse::<u8>()
                             .ok()
                             .and_then(Location::new)
-                            .ok_or_else(|| bad("UPDATE", "the location", "a number from 0 to 35", location))?,
+                            .ok_or_else(|| {
+                                bad("UPDATE", "the location", "a number from 0 to 35", location)
+                            })?,
                     },
                     _ => unreachable!("counted above"),
                 })
@@ -243,14 +247,14 @@ impl ServerMessage {
                     .iter()
                     .map(|pair| {
                         pair.split_once(',')
-                            .and_then(|(name, points)| Some((name.to_string(), points.parse().ok()?)))
+                            .and_then(|(name, points)| {
+                                Some((name.to_string(), points.parse().ok()?))
+                            })
                             .ok_or_else(|| bad("SCORE", "each score", "<name>,<points>", pair))
                     })
                     .collect::<Result<_, _>>()?,
             }),
-            "AVAILABLE_EXTENSIONS" => Ok(ServerMessage::AvailableExtensions {
-                names: names(args),
-            }),
+            "AVAILABLE_EXTENSIONS" => Ok(ServerMessage::AvailableExtensions { names: names(args) }),
             "CHAT_MESSAGE" => {
                 count("CHAT_MESSAGE", "a name and a text", args.len() == 2)?;
                 Ok(ServerMessage::ChatMessage {
@@ -283,7 +287,12 @@ fn spelled(keyword: &'static str, text: &str) -> Result<OrientedTile, MessageErr
         .ok_or_else(|| bad(keyword, "the tile", "a tile of the set, e.g. RRY0", text))
 }
 
-fn bad(keyword: &'static str, word: &'static str, expected: &'static str, got: &str) -> MessageError {
+fn bad(
+    keyword: &'static str,
+    word: &'static str,
+    expected: &'static str,
+    got: &str,
+) -> MessageError {
     MessageError::BadWord {
         keyword,
         word,
@@ -394,25 +403,47 @@ mod tests {
     #[test]
     fn a_server_s_lines_that_break_the_protocol_say_how() {
         let table = [
-            ("HELLO", "'HELLO' is no server message of the Spectrangle protocol (ERROR, LOBBY, START, UPDATE, TILE, SCORE, or an extension's AVAILABLE_EXTENSIONS, CHAT_MESSAGE, ACTIVE_LOBBIES)"),
-            ("ERROR x oops", "ERROR: the code must be a number from 0 to 9, got 'x'"),
-            ("TILE Ann", "TILE takes a name and a tile after the keyword, got 1"),
-            ("TILE Ann GBR0", "TILE: the tile must be a tile of the set, e.g. RRY0, got 'GBR0'"),
-            ("UPDATE Ann RRY0 36", "UPDATE: the location must be a number from 0 to 35, got '36'"),
-            ("SCORE Ann:3", "SCORE: each score must be <name>,<points>, got 'Ann:3'"),
+            (
+                "HELLO",
+                "'HELLO' is no server message of the Spectrangle protocol (ERROR, LOBBY, START, UPDATE, TILE, SCORE, or an extension's AVAILABLE_EXTENSIONS, CHAT_MESSAGE, ACTIVE_LOBBIES)",
+            ),
+            (
+                "ERROR x oops",
+                "ERROR: the code must be a number from 0 to 9, got 'x'",
+            ),
+            (
+                "TILE Ann",
+                "TILE takes a name and a tile after the keyword, got 1",
+            ),
+            (
+                "TILE Ann GBR0",
+                "TILE: the tile must be a tile of the set, e.g. RRY0, got 'GBR0'",
+            ),
+            (
+                "UPDATE Ann RRY0 36",
+                "UPDATE: the location must be a number from 0 to 35, got '36'",
+            ),
+            (
+                "SCORE Ann:3",
+                "SCORE: each score must be <name>,<points>, got 'Ann:3'",
+            ),
         ];
         for (line, reason) in table {
             let error = ServerMessage::parse(line).expect_err(line);
             assert_eq!(error.to_string(), reason, "{line}");
         }
         // A tile spelled in another rotation is the tile it describes.
-        let Ok(ServerMessage::Played { tile, .. }) = ServerMessage::parse("UPDATE Ann RYR1 4") else {
+        let Ok(ServerMessage::Played { tile, .. }) = ServerMessage::parse("UPDATE Ann RYR1 4")
+        else {
             panic!("an UPDATE");
         };
         assert_eq!(tile.to_string(), "RRY0");
         assert_eq!(
             ServerMessage::parse("ERROR  5   Not your turn: Bob is to move "),
-            Ok(ServerMessage::error(ErrorCode::NotYourTurn, "Not your turn: Bob is to move"))
+            Ok(ServerMessage::error(
+                ErrorCode::NotYourTurn,
+                "Not your turn: Bob is to move"
+            ))
         );
     }
 }

@@ -80,7 +80,9 @@ impl ErrorCode {
 
     /// The code with the wire number `number`, if there is one.
     pub fn from_number(number: u8) -> Option<ErrorCode> {
-        ErrorCode::ALL.into_iter().find(|code| code.number() == number)
+        ErrorCode::ALL
+            .into_iter()
+            .find(|code| code.number() == number)
     }
 }
 
