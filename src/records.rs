@@ -78,10 +78,14 @@ pub fn save(dir: &Path, file_name: &str, text: &str, game: &str) {
     }
 }
 
+/// Writes `text` to `file_name` in `dir` and syncs it: on disk when this returns.
 fn write(dir: &Path, file_name: &str, text: &str) -> io::Result<PathBuf> {
+    use std::io::Write;
     std::fs::create_dir_all(dir)?;
     let path = dir.join(file_name);
-    std::fs::write(&path, text)?;
+    let mut file = std::fs::File::create(&path)?;
+    file.write_all(text.as_bytes())?;
+    file.sync_all()?;
     Ok(path)
 }
 

@@ -247,12 +247,12 @@ impl Running {
         server.shutdown.wait();
         let deadline = Instant::now() + SHUTDOWN_GRACE;
         for accepting in self.accepting {
-            accepting.stop();
+            accepting.stop(deadline);
         }
         log::info!("no longer accepting connections");
         also_stop(deadline);
         // The flusher stopped on the signal; `finish` drains what it left itself.
-        let _ = self.flusher.join();
+        crate::shutdown::join_by(self.flusher, deadline, "the flusher");
         server.finish(deadline);
         log::info!("stopped");
     }

@@ -8,6 +8,8 @@ use crossbeam_channel::{Receiver, Sender, bounded};
 use parking_lot::Mutex;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 
 /// A cloneable handle on the server's shutdown.
 #[derive(Clone)]
@@ -67,6 +69,23 @@ impl Shutdown {
     }
 }
 
+/// Joins `thread` if it ends by `deadline`; else leaves it behind (it ends with the
+/// process) and says so in the log, naming it `what`. Returns whether it ended. Every
+/// step of the shutdown joins this way, so that one stuck thread cannot keep the
+/// server from stopping on time.
+pub fn join_by<T>(thread: JoinHandle<T>, deadline: Instant, what: &str) -> bool {
+    while !thread.is_finished() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    if thread.is_finished() {
+        let _ = thread.join();
+        true
+    } else {
+        log::warn!("{what} did not stop in time: left behind");
+        false
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -84,5 +103,22 @@ mod tests {
         assert!(waiter.join().is_ok());
         assert!(shutdown.is_triggered());
         assert!(shutdown.signal().recv().is_err());
+    }
+
+    #[test]
+    fn a_thread_that_does_not_stop_is_left_behind_at_the_deadline() {
+        let quick = std::thread::spawn(|| ());
+        assert!(join_by(
+            quick,
+            Instant::now() + Duration::from_secs(20),
+            "quick"
+        ));
+        let (_keep, stuck) = bounded::<()>(0);
+        let stuck = std::thread::spawn(move || {
+            let _ = stuck.recv_timeout(Duration::from_secs(5));
+        });
+        let began = Instant::now();
+        assert!(!join_by(stuck, began + Duration::from_millis(50), "stuck"));
+        assert!(began.elapsed() < Duration::from_secs(4));
     }
 }

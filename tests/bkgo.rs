@@ -1594,3 +1594,50 @@ fn the_binary_listens_for_bkgo_after_go_and_spectrangle_and_checks_its_flags() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn on_a_slow_disk_the_room_answers_chat_and_tells_the_end_once_the_result_is_on_disk() {
+    let path =
+        std::env::temp_dir().join(format!("goserver-bkgo-slow-{}.jsonl", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    let results = goserver::results::Results::open(&path).expect("a results file");
+    // Each sync takes 2 s longer than the disk makes it.
+    results.slow_disk_for_tests(Duration::from_secs(2));
+    let server = TestServer::build(settings(5), &[Protocol::Bkgo], results, false);
+    let (mut ann, mut bob) = two_players(&server, 5);
+    let mut cat = watcher(&server, "Cat", &mut [&mut ann, &mut bob]);
+    ann.send("Place: 2, 2");
+    all(&mut [&mut ann, &mut bob, &mut cat], "Place: 2, 2");
+    bob.send("Pass");
+    all(&mut [&mut ann, &mut bob, &mut cat], "Pass");
+    let ended = Instant::now();
+    ann.send("Pass");
+    all(&mut [&mut ann, &mut bob, &mut cat], "Pass");
+    // While the result goes to the slow disk, the room answers chat at once; a
+    // NewBoard waits for the end to be told.
+    cat.send("Message: anyone there?");
+    all(
+        &mut [&mut ann, &mut bob, &mut cat],
+        "Message: Cat: anyone there?",
+    );
+    assert!(
+        ended.elapsed() < Duration::from_millis(1500),
+        "chat waited for the disk"
+    );
+    bob.send("NewBoard");
+    all(
+        &mut [&mut ann, &mut bob, &mut cat],
+        "Dialog: Game over: both players passed. Area score: black 25, white 0 (komi 0): Ann (black) wins by 25",
+    );
+    assert!(
+        ended.elapsed() >= Duration::from_secs(2),
+        "the end was told before the result was on disk"
+    );
+    // The result is on disk before anyone heard the end.
+    let on_disk = std::fs::read_to_string(&path).expect("the results file");
+    assert_eq!(on_disk.lines().count(), 1, "{on_disk}");
+    assert!(on_disk.contains(r#""front":"bkgo""#), "{on_disk}");
+    // Then the NewBoard, in order.
+    all(&mut [&mut ann, &mut bob, &mut cat], "ClearPlayers");
+    let _ = std::fs::remove_file(&path);
+}

@@ -3,21 +3,25 @@
 //!
 //! A connection thread reads one line of its client, hands the event it makes to the
 //! thread that owns the game (a game loop, the Bkgo room) through that thread's
-//! [`Inbox`], and waits until the event has been handled before it reads the next
-//! line. The event carries a [`Ticket`]; the game drops it once it has answered the
-//! line ([`Awaited::wait`] returns then). Three things follow, and this is the lesson
-//! of blocking design the server is read to teach:
+//! [`Inbox`], and goes back to reading; once the next line is there, it waits until
+//! the last event has been handled before it handles the next line. The event carries
+//! a [`Ticket`]; the game drops it once it has answered the line ([`Awaited::wait`]
+//! returns then). (Waiting only when the next line is there, not at once, spares a
+//! client that waits for each answer before it sends again a wake-up of its thread
+//! per line: see `net::reader`.) Three things follow, and this is the lesson of
+//! blocking design the server is read to teach:
 //!
 //! - **In order.** A client's answers come in the order of its lines, wherever each
 //!   line is answered (the registry, its game, the next game after a rematch was
-//!   declined): the next line is not even read before the last one is answered. Its
-//!   departure is handed over the same way, after its last line.
+//!   declined): the next line is not handed over, nor even looked at, before the last
+//!   one is answered. Its departure is handed over the same way, after its last line.
 //! - **Bounded.** Each client has at most one line in flight. An inbox holds at most
 //!   one event per client that talks to it (plus a few of the server's own), so its
 //!   bound is a small named number, never reached in practice; and the rest of a
 //!   flooding client's lines stay where they were sent from: in the kernel's socket
 //!   buffers, then in the client itself, whose writes block once TCP's window is
-//!   full. Nothing queues without a bound, and no valid line is dropped.
+//!   full (the connection thread holds at most one line read ahead, within the line
+//!   bound). Nothing queues without a bound, and no valid line is dropped.
 //! - **Fair.** An inbox is first come, first served, and a flooder has one line in it
 //!   at a time: a neighbour's move waits behind at most one line of each other client.
 //!
@@ -33,6 +37,7 @@
 //! that stops altogether is dropped by the outbox's stall rule, which ends the wait.
 
 use super::{CloseReason, Connection};
+use crate::shutdown::Shutdown;
 use crossbeam_channel::{
     Receiver, RecvTimeoutError, SendTimeoutError, Sender, TrySendError, bounded,
 };
@@ -75,6 +80,14 @@ pub fn ticket() -> (Ticket, Awaited) {
 }
 
 impl Awaited {
+    /// Whether the line has been answered already (its ticket dropped); never waits.
+    pub fn is_answered(&self) -> bool {
+        matches!(
+            self.0.try_recv(),
+            Err(crossbeam_channel::TryRecvError::Disconnected)
+        )
+    }
+
     /// Waits until the line's ticket has been dropped (the line answered), at most
     /// [`ANSWER_WAIT`].
     ///
@@ -187,10 +200,12 @@ impl Depth {
 }
 
 /// The sending side of a game's (or the room's) inbox: a bounded channel, with the
-/// depth it reaches recorded. Cloning it is cheap.
+/// depth it reaches recorded, and the server's shutdown signal, which ends a wait for
+/// room in it. Cloning it is cheap.
 pub struct Inbox<E> {
     sender: Sender<E>,
     depth: Arc<Depth>,
+    shutdown: Receiver<()>,
 }
 
 impl<E> Clone for Inbox<E> {
@@ -198,6 +213,7 @@ impl<E> Clone for Inbox<E> {
         Inbox {
             sender: self.sender.clone(),
             depth: Arc::clone(&self.depth),
+            shutdown: self.shutdown.clone(),
         }
     }
 }
@@ -208,21 +224,24 @@ impl<E> fmt::Debug for Inbox<E> {
     }
 }
 
-/// An inbox bounded as `depth` says, and the receiving side its loop `select!`s on.
-pub fn inbox<E>(depth: &Arc<Depth>) -> (Inbox<E>, Receiver<E>) {
+/// An inbox bounded as `depth` says, whose waits end when `shutdown` starts, and the
+/// receiving side its loop `select!`s on.
+pub fn inbox<E>(depth: &Arc<Depth>, shutdown: &Shutdown) -> (Inbox<E>, Receiver<E>) {
     let (sender, receiver) = bounded(depth.bound);
     let inbox = Inbox {
         sender,
         depth: Arc::clone(depth),
+        shutdown: shutdown.signal(),
     };
     (inbox, receiver)
 }
 
-/// Why [`Inbox::post`] could not put an event in; the event comes back.
+/// Why an event could not be put in an inbox; the event comes back.
 pub enum Refused<E> {
-    /// The loop has ended.
+    /// The loop has ended (or the server is shutting down, which ends it).
     Gone(E),
-    /// The inbox is full: a bound that should never be reached was (logged).
+    /// The inbox is full: for [`Inbox::post`], a bound that should never be reached
+    /// was (logged); for a wait, no room came within it: the loop is stuck (logged).
     Full(E),
 }
 
@@ -238,12 +257,52 @@ impl<E> Refused<E> {
 impl<E> Inbox<E> {
     /// Puts `event` in, waiting while the inbox is full: for connection threads only,
     /// whose wait is the brake on a client that sends faster than its game answers.
+    /// The wait is bounded like the wait for an answer ([`ANSWER_WAIT`]: a loop that
+    /// takes no event for that long is stuck), and ends at once when the server shuts
+    /// down.
     ///
     /// # Errors
     ///
-    /// The event, when the loop has ended.
-    pub fn hand_over(&self, event: E) -> Result<(), E> {
-        self.sender.send(event).map_err(|e| e.0)?;
+    /// [`Refused`], with the event: `Gone` when the loop has ended or the server is
+    /// shutting down, `Full` when the wait gave up (logged).
+    pub fn hand_over(&self, event: E) -> Result<(), Refused<E>> {
+        self.hand_over_within(event, ANSWER_WAIT)
+    }
+
+    /// [`Inbox::hand_over`], waiting at most `wait`.
+    ///
+    /// # Errors
+    ///
+    /// As [`Inbox::hand_over`].
+    pub fn hand_over_within(&self, event: E, wait: Duration) -> Result<(), Refused<E>> {
+        // Room now: no wait, no select.
+        let event = match self.sender.try_send(event) {
+            Ok(()) => {
+                self.depth.saw(self.sender.len());
+                return Ok(());
+            }
+            Err(TrySendError::Disconnected(event)) => return Err(Refused::Gone(event)),
+            Err(TrySendError::Full(event)) => event,
+        };
+        let mut select = crossbeam_channel::Select::new();
+        let room = select.send(&self.sender);
+        let shutdown = select.recv(&self.shutdown);
+        let Ok(ready) = select.select_timeout(wait) else {
+            log::warn!(
+                "an inbox of {} events took nothing for {} s: its loop is stuck",
+                self.depth.bound,
+                wait.as_secs_f64()
+            );
+            return Err(Refused::Full(event));
+        };
+        if ready.index() == shutdown {
+            let _ = ready.recv(&self.shutdown);
+            return Err(Refused::Gone(event));
+        }
+        debug_assert_eq!(ready.index(), room);
+        ready
+            .send(&self.sender, event)
+            .map_err(|e| Refused::Gone(e.into_inner()))?;
         self.depth.saw(self.sender.len());
         Ok(())
     }
@@ -299,7 +358,8 @@ mod tests {
     #[test]
     fn a_ticket_is_answered_when_its_event_is_handled_or_thrown_away() {
         let depth = Depth::new(4);
-        let (inbox, events) = inbox::<(u32, Ticket)>(&depth);
+        let shutdown = Shutdown::new();
+        let (inbox, events) = inbox::<(u32, Ticket)>(&depth, &shutdown);
         let (ticket, awaited) = ticket();
         assert!(inbox.hand_over((1, ticket)).is_ok(), "room in the inbox");
         let game = thread::spawn(move || {
@@ -317,7 +377,8 @@ mod tests {
     #[test]
     fn post_never_waits_and_says_why_it_refused() {
         let depth = Depth::new(2);
-        let (inbox, events) = inbox::<u32>(&depth);
+        let shutdown = Shutdown::new();
+        let (inbox, events) = inbox::<u32>(&depth, &shutdown);
         assert!(inbox.post(1).is_ok());
         assert!(inbox.post(2).is_ok());
         assert!(matches!(inbox.post(3), Err(Refused::Full(3))));
@@ -328,21 +389,48 @@ mod tests {
         assert_eq!(depth.deepest(), 2);
         drop(events);
         assert!(matches!(inbox.post(5), Err(Refused::Gone(5))));
-        assert_eq!(inbox.hand_over(6), Err(6));
+        assert!(matches!(inbox.hand_over(6), Err(Refused::Gone(6))));
     }
 
     #[test]
     fn hand_over_waits_for_room_the_brake_on_a_fast_sender() {
         let depth = Depth::new(1);
-        let (inbox, events) = inbox::<u32>(&depth);
-        inbox.hand_over(1).expect("room");
+        // Kept: a shutdown dropped is a shutdown triggered.
+        let shutdown = Shutdown::new();
+        let (inbox, events) = inbox::<u32>(&depth, &shutdown);
+        assert!(inbox.hand_over(1).is_ok(), "room");
         let sender = thread::spawn(move || inbox.hand_over(2));
         thread::sleep(Duration::from_millis(50));
         // The second event waits in its sender, not in the inbox.
         assert_eq!(events.len(), 1);
         assert_eq!(events.recv().ok(), Some(1));
         assert_eq!(events.recv().ok(), Some(2));
-        assert_eq!(sender.join().ok(), Some(Ok(())));
+        assert!(matches!(sender.join(), Ok(Ok(()))));
         assert_eq!(depth.deepest(), 1);
+    }
+
+    #[test]
+    fn a_stuck_loop_holds_a_sender_no_longer_than_its_bound_nor_past_the_shutdown() {
+        let depth = Depth::new(1);
+        let shutdown = Shutdown::new();
+        let (inbox, _events) = inbox::<u32>(&depth, &shutdown);
+        assert!(inbox.hand_over(1).is_ok());
+        // Nobody takes the first event: the inbox stays full.
+        let began = Instant::now();
+        assert!(matches!(
+            inbox.hand_over_within(2, Duration::from_millis(100)),
+            Err(Refused::Full(2))
+        ));
+        assert!(began.elapsed() >= Duration::from_millis(100));
+        // A sender waiting the whole bound is woken by the shutdown.
+        let waiting = {
+            let inbox = inbox.clone();
+            thread::spawn(move || inbox.hand_over(3))
+        };
+        thread::sleep(Duration::from_millis(50));
+        let triggered = Instant::now();
+        shutdown.trigger();
+        assert!(matches!(waiting.join(), Ok(Err(Refused::Gone(3)))));
+        assert!(triggered.elapsed() < ANSWER_WAIT / 2);
     }
 }

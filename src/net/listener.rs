@@ -56,14 +56,18 @@ impl AcceptThread {
         })
     }
 
-    /// Stops the loop and waits for it, at most [`ACCEPT_STOP_WAIT`]: one connection
-    /// to ourselves wakes the blocked `accept`; should that fail, shutting the
-    /// listening socket down wakes it on Linux; should both fail, the loop is left
-    /// behind (said in the log) and ends with the process.
-    pub fn stop(self) {
+    /// Stops the loop and waits for it until `deadline` (and at most
+    /// [`ACCEPT_STOP_WAIT`]): one connection to ourselves wakes the blocked `accept`;
+    /// should that fail, shutting the listening socket down wakes it on Linux; should
+    /// both fail, the loop is left behind (said in the log) and ends with the process.
+    pub fn stop(self, deadline: Instant) {
         self.stopping.store(true, Ordering::SeqCst);
+        let deadline = deadline.min(Instant::now() + ACCEPT_STOP_WAIT);
         let address = wake_address(self.address);
-        if let Err(e) = TcpStream::connect_timeout(&address, Duration::from_secs(1)) {
+        let wake_wait = deadline
+            .saturating_duration_since(Instant::now())
+            .clamp(Duration::from_millis(1), Duration::from_secs(1));
+        if let Err(e) = TcpStream::connect_timeout(&address, wake_wait) {
             log::warn!(
                 "cannot wake the accept loop on {address} by connecting ({e}): shutting its socket down"
             );
@@ -73,19 +77,11 @@ impl AcceptThread {
                 libc::shutdown(self.listening, libc::SHUT_RDWR);
             }
         }
-        let deadline = Instant::now() + ACCEPT_STOP_WAIT;
-        while !self.thread.is_finished() && Instant::now() < deadline {
-            thread::sleep(Duration::from_millis(5));
-        }
-        if self.thread.is_finished() {
-            let _ = self.thread.join();
-        } else {
-            log::warn!(
-                "the accept loop on {} did not stop within {} s: left behind",
-                self.address,
-                ACCEPT_STOP_WAIT.as_secs()
-            );
-        }
+        crate::shutdown::join_by(
+            self.thread,
+            deadline,
+            &format!("the accept loop on {}", self.address),
+        );
     }
 }
 

@@ -38,7 +38,7 @@ pub use handoff::{Awaited, Brake, Depth, Inbox, Refused, Ticket, inbox, ticket};
 pub use line_reader::{Incoming, LineReader, ReadError};
 pub use listener::{AcceptLimits, AcceptThread, accept_loop};
 pub use outbox::{Outbox, OutboxLimits};
-pub use reader::{IDLE_READ_BOUND, Lines, identify_wait, read_lines};
+pub use reader::{Handled, IDLE_READ_BOUND, Lines, identify_wait, read_lines};
 
 use std::time::Duration;
 

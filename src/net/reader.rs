@@ -1,13 +1,24 @@
 //! The read loop every front end's connection thread runs: pacing, read timeouts, line
-//! bounds and the ways a connection ends are handled here once; what a line means is
-//! the front end's business ([`Lines`]).
+//! bounds, the line in flight and the ways a connection ends are handled here once;
+//! what a line means is the front end's business ([`Lines`]).
+//!
+//! One line of a client is in flight at a time (see `net::handoff`), but the thread
+//! does not sit waiting for its answer: it goes back to reading at once, and waits for
+//! the answer only when the next line is there (or the connection ends). A client that
+//! sends a line and waits for its answer, as almost every client does, then costs its
+//! thread no wake-up for the answer, only the one for its next line.
 
-use super::{CloseReason, Connection, Incoming, LineLimits, LineReader, ReadError};
+use super::{Awaited, CloseReason, Connection, Incoming, LineLimits, LineReader, ReadError};
 use std::borrow::Cow;
 use std::ops::ControlFlow;
 use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
+
+/// What a front end did with a line: `Break` closes the connection for the reason
+/// given; `Continue` goes on reading, with the line's answer still to come when it
+/// was handed over (its [`Awaited`]), or given already (`None`).
+pub type Handled = ControlFlow<String, Option<Awaited>>;
 
 /// A front end's side of the read loop.
 pub trait Lines {
@@ -19,9 +30,10 @@ pub trait Lines {
     /// The reason to close; the front end has already told the client, if it wanted to.
     fn next_wait(&mut self, conn: &Arc<Connection>) -> Result<Duration, String>;
 
-    /// Handles one line (or a line that was too long, or not UTF-8). `Break` closes the
-    /// connection for the reason given.
-    fn line(&mut self, conn: &Arc<Connection>, line: Incoming) -> ControlFlow<String>;
+    /// Handles one line (or a line that was too long, or not UTF-8): answers it, or
+    /// hands it over and returns what its answer is awaited by (see [`Handled`]). The
+    /// read loop calls it only once the line before has been answered.
+    fn line(&mut self, conn: &Arc<Connection>, line: Incoming) -> Handled;
 
     /// How a line appears in the logs and traces: as it came, unless the front end
     /// hides a secret in it (a password is never logged).
@@ -36,11 +48,7 @@ pub trait Lines {
     /// end tells its pieces from the lines after it). `None` (the default) hands it to
     /// [`Lines::line`] as
     /// [`Incoming::NotUtf8`].
-    fn binary_line(
-        &mut self,
-        _conn: &Arc<Connection>,
-        _bytes: &[u8],
-    ) -> Option<ControlFlow<String>> {
+    fn binary_line(&mut self, _conn: &Arc<Connection>, _bytes: &[u8]) -> Option<Handled> {
         None
     }
 
@@ -48,19 +56,61 @@ pub trait Lines {
     /// for its `\n`: a front end that recognises a message sent without a line end (a
     /// binary object) handles it here, and its bytes are dropped. `None` (the default)
     /// keeps waiting for the rest of the line.
-    fn unfinished_line(
-        &mut self,
-        _conn: &Arc<Connection>,
-        _bytes: &[u8],
-    ) -> Option<ControlFlow<String>> {
+    fn unfinished_line(&mut self, _conn: &Arc<Connection>, _bytes: &[u8]) -> Option<Handled> {
         None
     }
 }
 
 /// Reads and hands over lines until the connection ends; returns why it ended. Every
 /// ending but the peer's own end of input closes the connection here, which wakes
-/// whoever else holds it.
+/// whoever else holds it. The last line in flight has been answered when it returns:
+/// the client's departure comes after it.
 pub fn read_lines(conn: &Arc<Connection>, limits: LineLimits, lines: &mut impl Lines) -> String {
+    let mut in_flight = InFlight(None);
+    let why = read_until_the_end(conn, limits, lines, &mut in_flight);
+    in_flight.answered(conn);
+    why
+}
+
+/// The answer of the line handed over last, if it has not come yet.
+struct InFlight(Option<Awaited>);
+
+impl InFlight {
+    /// Waits until the line in flight, if any, has been answered (at most
+    /// `ANSWER_WAIT`; a wait that gives up has closed the connection and said why).
+    fn answered(&mut self, conn: &Connection) {
+        if let Some(awaited) = self.0.take() {
+            let _ = awaited.wait(conn);
+        }
+    }
+
+    /// Whether a line is in flight, its answer not come yet (one that has come is
+    /// forgotten).
+    fn pending(&mut self) -> bool {
+        if self.0.as_ref().is_some_and(Awaited::is_answered) {
+            self.0 = None;
+        }
+        self.0.is_some()
+    }
+
+    /// The line just handled: `Continue(Some)` is in flight now.
+    fn handled(&mut self, handled: Handled) -> ControlFlow<String> {
+        match handled {
+            ControlFlow::Continue(awaited) => {
+                self.0 = awaited;
+                ControlFlow::Continue(())
+            }
+            ControlFlow::Break(reason) => ControlFlow::Break(reason),
+        }
+    }
+}
+
+fn read_until_the_end(
+    conn: &Arc<Connection>,
+    limits: LineLimits,
+    lines: &mut impl Lines,
+    in_flight: &mut InFlight,
+) -> String {
     let stream = conn.stream();
     let mut reader = LineReader::new(stream, limits);
     // The read timeout in force, so the socket option is set only when it changes.
@@ -77,9 +127,16 @@ pub fn read_lines(conn: &Arc<Connection>, limits: LineLimits, lines: &mut impl L
         if let Some(pause) = conn.pace() {
             thread::sleep(pause);
         }
-        let wait = match lines.next_wait(conn) {
-            Ok(wait) => wait,
-            Err(reason) => return closed(conn, reason),
+        // While a line is in flight its answer may change how long the client may
+        // wait (a HANDSHAKE that seats it, a move that ends its game): the front end
+        // is asked once it has come, a moment later.
+        let wait = if in_flight.pending() {
+            IN_FLIGHT_READ_WAIT
+        } else {
+            match lines.next_wait(conn) {
+                Ok(wait) => wait,
+                Err(reason) => return closed(conn, reason),
+            }
         };
         if read_timeout != Some(wait) {
             if let Err(e) = stream.set_read_timeout(Some(wait)) {
@@ -93,7 +150,11 @@ pub fn read_lines(conn: &Arc<Connection>, limits: LineLimits, lines: &mut impl L
                 if reader.unfinished().is_empty() {
                     continue;
                 }
-                match lines.unfinished_line(conn, reader.unfinished()) {
+                in_flight.answered(conn);
+                match lines
+                    .unfinished_line(conn, reader.unfinished())
+                    .map(|h| in_flight.handled(h))
+                {
                     None => continue,
                     Some(ControlFlow::Continue(())) => {
                         reader.drop_unfinished();
@@ -109,22 +170,24 @@ pub fn read_lines(conn: &Arc<Connection>, limits: LineLimits, lines: &mut impl L
             }
             Err(ReadError::Io(e)) => return closed(conn, format!("socket error: {e}")),
         };
+        // The next line is here: the last one's answer comes first.
+        in_flight.answered(conn);
         match &incoming {
             Incoming::Line(text) => conn.received(&lines.logged(text)),
             Incoming::TooLong => conn.received("<line too long>"),
             Incoming::NotUtf8 => conn.received("<not UTF-8>"),
         }
-        let flow = match incoming {
+        let handled = match incoming {
             Incoming::NotUtf8 => match lines.binary_line(conn, reader.not_text()) {
-                Some(flow) => {
+                Some(handled) => {
                     reader.drop_unfinished();
-                    flow
+                    handled
                 }
                 None => lines.line(conn, Incoming::NotUtf8),
             },
             incoming => lines.line(conn, incoming),
         };
-        if let ControlFlow::Break(reason) = flow {
+        if let ControlFlow::Break(reason) = in_flight.handled(handled) {
             return closed(conn, reason);
         }
     }
@@ -135,6 +198,10 @@ fn closed(conn: &Connection, reason: String) -> String {
     conn.close(CloseReason::Because(reason.clone()));
     reason
 }
+
+/// How long a read waits while the client's last line is still in flight: its answer
+/// comes in microseconds, and then the front end says how long the client may wait.
+const IN_FLIGHT_READ_WAIT: Duration = Duration::from_millis(20);
 
 /// The longest a read waits while the client has nothing it must do soon: the thread
 /// still wakes this often to look at its client's state.

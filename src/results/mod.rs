@@ -24,6 +24,7 @@ use parking_lot::Mutex;
 use std::collections::VecDeque;
 use std::path::Path;
 use std::sync::Arc;
+use std::time::Duration;
 
 /// The newest results kept in memory, for `/api/results` and the console's `results`
 /// (the file keeps them all).
@@ -34,6 +35,9 @@ pub const RECENT_KEPT: usize = 1000;
 pub struct Results {
     file: Option<ResultsFile>,
     book: Mutex<Book>,
+    /// How long each sync of the file takes longer than the disk makes it: zero, but
+    /// for a test of a slow disk ([`Results::slow_disk_for_tests`]).
+    extra_sync: Mutex<Duration>,
 }
 
 #[derive(Default)]
@@ -63,6 +67,7 @@ impl Results {
         Arc::new(Results {
             file: None,
             book: Mutex::new(Book::default()),
+            extra_sync: Mutex::default(),
         })
     }
 
@@ -94,6 +99,7 @@ impl Results {
         Ok(Arc::new(Results {
             file: Some(file),
             book: Mutex::new(book),
+            extra_sync: Mutex::default(),
         }))
     }
 
@@ -125,12 +131,28 @@ impl Results {
         let Some((file, written)) = self.file.as_ref().zip(written) else {
             return;
         };
+        let extra = *self.extra_sync.lock();
+        if !extra.is_zero() {
+            std::thread::sleep(extra);
+        }
         if let Err(e) = written.and_then(|()| file.sync()) {
             log::error!(
                 "results file {}: the result of {what} may not be on disk: {e}",
                 file.path().display()
             );
         }
+    }
+
+    /// Whether results go to a file (each one then waits for the disk).
+    pub fn has_file(&self) -> bool {
+        self.file.is_some()
+    }
+
+    /// Makes every sync of the results file take `delay` longer: a slow disk, for the
+    /// tests that check that nothing but the game ending waits for it.
+    #[doc(hidden)]
+    pub fn slow_disk_for_tests(&self, delay: Duration) {
+        *self.extra_sync.lock() = delay;
     }
 
     /// The three tables, in rank order.
@@ -170,7 +192,7 @@ impl Results {
 mod tests {
     use super::*;
     use crate::front::Front;
-    use std::time::{Duration, Instant};
+    use std::time::Instant;
 
     fn result(game: u64, black: &str, white: &str) -> GameResult {
         GameResult {

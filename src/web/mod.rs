@@ -108,7 +108,7 @@ impl Web {
     pub fn stop(&self, deadline: Instant) {
         let accept = self.accept.lock().take();
         if let Some(accept) = accept {
-            accept.stop();
+            accept.stop(deadline);
         }
         let open: Vec<Arc<Connection>> = self.open.lock().values().cloned().collect();
         for conn in open {

@@ -396,7 +396,10 @@ fn handshake_again(probe: &mut Probe) -> Step<Finding> {
     let name = game.black.name.clone();
     game.black.send(&ClientCommand::Handshake { name })?;
     let server = loop {
-        match game.black.next("ACKNOWLEDGE_HANDSHAKE, or a refusal of HANDSHAKE")? {
+        match game
+            .black
+            .next("ACKNOWLEDGE_HANDSHAKE, or a refusal of HANDSHAKE")?
+        {
             // ACKNOWLEDGE_REMATCH+0 (another case's) may come first.
             ServerMessage::AcknowledgeRematch { .. } => continue,
             ServerMessage::AcknowledgeHandshake { .. } => {

@@ -23,7 +23,7 @@ const STRAY_RETRIES: usize = 3;
 ///
 /// # Errors
 ///
-/// The handshake fails, or no client gets to lead within [`STRAY_RETRIES`] tries.
+/// The handshake fails, or no client gets to lead within a few tries.
 pub fn lead(probe: &mut Probe, base: &str) -> Step<(GoClient, Joined)> {
     let name = probe.name(base);
     for _ in 0..=STRAY_RETRIES {

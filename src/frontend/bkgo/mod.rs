@@ -27,6 +27,7 @@ use super::{ClientRow, Context, FrontEnd, GameRow, QueueRow, Record, Tally, Unan
 use crate::engine::go::Game;
 use crate::net::{CloseReason, ConnId, Connection, Depth, Inbox, Refused};
 use crate::records;
+use crate::shutdown::join_by;
 use crossbeam_channel::Sender;
 use event::RoomEvent;
 use parking_lot::Mutex;
@@ -38,8 +39,8 @@ use std::io;
 use std::net::{SocketAddr, TcpStream};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
-use std::thread::{self, JoinHandle};
-use std::time::{Duration, Instant};
+use std::thread::JoinHandle;
+use std::time::Instant;
 use summary::{RoomSummary, RoomView};
 
 /// The net layer sends anything that is a `Message`. The impl lives here, where the
@@ -88,7 +89,7 @@ impl BkgoFrontEnd {
             .map_err(|e| io::Error::other(format!("--bkgo-size: {e}")))?;
         let summary = Arc::new(Mutex::new(RoomSummary::new(settings.bkgo.size)));
         let depth = Depth::new(ROOM_INBOX_BOUND);
-        let (inbox, events) = crate::net::inbox(&depth);
+        let (inbox, events) = crate::net::inbox(&depth, &context.shutdown);
         // The room hands its records to a writer: a slow disk must not stall it.
         let (records, records_thread) = match &settings.records {
             Some(dir) => {
@@ -274,22 +275,12 @@ impl FrontEnd for BkgoFrontEnd {
         // The room ends itself on the shutdown signal (recording a game in progress).
         let room = self.room_thread.lock().take();
         if let Some(room) = room {
-            while !room.is_finished() && Instant::now() < deadline {
-                thread::sleep(Duration::from_millis(5));
-            }
-            if room.is_finished() {
-                let _ = room.join();
-            }
+            join_by(room, deadline, "the Bkgo room");
         }
         // The room dropped its records writer when it ended: what it queued is written.
         let records = self.records_thread.lock().take();
         if let Some(records) = records {
-            while !records.is_finished() && Instant::now() < deadline {
-                thread::sleep(Duration::from_millis(5));
-            }
-            if records.is_finished() {
-                let _ = records.join();
-            }
+            join_by(records, deadline, "the Bkgo records writer");
         }
         let open: Vec<Arc<Connection>> = self.clients.lock().values().cloned().collect();
         self.context.close_all(open, deadline);

@@ -17,7 +17,7 @@ use super::protocol::{
 use super::upload::Upload;
 use crate::frontend::Departure;
 use crate::frontend::names;
-use crate::net::{self, Connection, IDLE_READ_BOUND, Incoming};
+use crate::net::{self, Connection, Handled, IDLE_READ_BOUND, Incoming};
 use std::borrow::Cow;
 use std::net::{SocketAddr, TcpStream};
 use std::ops::ControlFlow;
@@ -109,7 +109,7 @@ impl net::Lines for Session<'_> {
         Ok(left)
     }
 
-    fn line(&mut self, conn: &Arc<Connection>, line: Incoming) -> ControlFlow<String> {
+    fn line(&mut self, conn: &Arc<Connection>, line: Incoming) -> Handled {
         if self.upload.is_some() {
             return self.sgf_line(conn, line);
         }
@@ -121,15 +121,15 @@ impl net::Lines for Session<'_> {
             Incoming::NotUtf8 => Err(ParseError::NotUtf8),
         };
         if message.is_err() && self.rest_of_object() {
-            return ControlFlow::Continue(());
+            return ControlFlow::Continue(None);
         }
         match (self.expecting, message) {
             (Expecting::Room, Ok(ClientMessage::SendingBoard)) => {
                 self.upload = Some(Upload::new());
-                ControlFlow::Continue(())
+                ControlFlow::Continue(None)
             }
             // In the room, the room answers, in order with everything else.
-            (Expecting::Room, message) => self.to_room(conn, |ticket| RoomEvent::Line {
+            (Expecting::Room, message) => self.to_room(|ticket| RoomEvent::Line {
                 from: conn.id,
                 message,
                 ticket,
@@ -152,15 +152,11 @@ impl net::Lines for Session<'_> {
         }
     }
 
-    fn binary_line(&mut self, conn: &Arc<Connection>, bytes: &[u8]) -> Option<ControlFlow<String>> {
+    fn binary_line(&mut self, conn: &Arc<Connection>, bytes: &[u8]) -> Option<Handled> {
         self.java_object(conn, bytes)
     }
 
-    fn unfinished_line(
-        &mut self,
-        conn: &Arc<Connection>,
-        bytes: &[u8],
-    ) -> Option<ControlFlow<String>> {
+    fn unfinished_line(&mut self, conn: &Arc<Connection>, bytes: &[u8]) -> Option<Handled> {
         self.java_object(conn, bytes)
     }
 }
@@ -170,9 +166,9 @@ impl Session<'_> {
     /// client may still send `Player:`. What follows the object's first bytes before
     /// a pause is the rest of it, dropped. Anything else binary is left to
     /// [`Self::line`].
-    fn java_object(&mut self, conn: &Arc<Connection>, bytes: &[u8]) -> Option<ControlFlow<String>> {
+    fn java_object(&mut self, conn: &Arc<Connection>, bytes: &[u8]) -> Option<Handled> {
         if self.rest_of_object() {
-            return Some(ControlFlow::Continue(()));
+            return Some(ControlFlow::Continue(None));
         }
         if self.expecting != Expecting::Player || !protocol::is_java_object(bytes) {
             return None;
@@ -183,7 +179,7 @@ impl Session<'_> {
         );
         refuse(conn, &Refusal::JavaObject);
         self.object_until = Some(Instant::now() + JAVA_OBJECT_PAUSE);
-        Some(ControlFlow::Continue(()))
+        Some(ControlFlow::Continue(None))
     }
 
     /// Whether what just arrived is taken for the rest of a Java object (see
@@ -203,7 +199,7 @@ impl Session<'_> {
     }
 
     /// The one request a client makes before joining, and its answer.
-    fn request(&mut self, conn: &Arc<Connection>, message: ClientMessage) -> ControlFlow<String> {
+    fn request(&mut self, conn: &Arc<Connection>, message: ClientMessage) -> Handled {
         let context = &self.front.context;
         match message {
             ClientMessage::Version(_) => {
@@ -258,22 +254,22 @@ impl Session<'_> {
                 return ControlFlow::Break(format!("it sent garbage: {error}"));
             }
         }
-        ControlFlow::Continue(())
+        ControlFlow::Continue(None)
     }
 
     /// `Player: <name>`: a good name enters the room (the room answers); a broken one
     /// is refused, and the client may try again.
-    fn join(&mut self, conn: &Arc<Connection>, name: String) -> ControlFlow<String> {
+    fn join(&mut self, conn: &Arc<Connection>, name: String) -> Handled {
         if let Err(broken) = names::check(&name) {
             refuse(conn, &Refusal::BadName(broken));
-            return ControlFlow::Continue(());
+            return ControlFlow::Continue(None);
         }
         if self.front.context.shutdown.is_triggered() {
             fatal(conn, "The server is shutting down");
             return ControlFlow::Break("the room is closed".into());
         }
         self.expecting = Expecting::Room;
-        self.to_room(conn, |ticket| RoomEvent::Join {
+        self.to_room(|ticket| RoomEvent::Join {
             conn: Arc::clone(conn),
             name,
             ticket,
@@ -282,17 +278,17 @@ impl Session<'_> {
 
     /// A line of the SGF stream being sent: `EOF` ends it, and the stream, read and
     /// replayed, goes to the room.
-    fn sgf_line(&mut self, conn: &Arc<Connection>, line: Incoming) -> ControlFlow<String> {
+    fn sgf_line(&mut self, conn: &Arc<Connection>, line: Incoming) -> Handled {
         let error = match line {
             Incoming::Line(text) if text.trim() == END_OF_SGF => {
                 let Some(upload) = self.upload.take() else {
-                    return ControlFlow::Continue(());
+                    return ControlFlow::Continue(None);
                 };
                 let settings = &self.front.context.settings;
                 let game = upload
                     .load(settings.rules, settings.max_board_size)
                     .map(Box::new);
-                return self.to_room(conn, |ticket| RoomEvent::Board {
+                return self.to_room(|ticket| RoomEvent::Board {
                     from: conn.id,
                     game,
                     ticket,
@@ -302,7 +298,7 @@ impl Session<'_> {
                 if let Some(upload) = &mut self.upload {
                     upload.push(&text);
                 }
-                return ControlFlow::Continue(());
+                return ControlFlow::Continue(None);
             }
             Incoming::TooLong => ParseError::LineTooLong {
                 max_bytes: self.front.context.settings.lines.max_line_bytes,
@@ -311,28 +307,22 @@ impl Session<'_> {
         };
         // A line that is not one of an SGF text is garbage here too.
         self.upload = None;
-        self.to_room(conn, |ticket| RoomEvent::Line {
+        self.to_room(|ticket| RoomEvent::Line {
             from: conn.id,
             message: Err(error),
             ticket,
         })
     }
 
-    /// Hands the event `make` builds around a ticket to the room, and returns once
-    /// the room has handled it (see `net::handoff`); the connection ends if the room
-    /// is gone (the server is shutting down).
-    fn to_room(
-        &self,
-        conn: &Connection,
-        make: impl FnOnce(crate::net::Ticket) -> RoomEvent,
-    ) -> ControlFlow<String> {
+    /// Hands the event `make` builds around a ticket to the room; the read loop waits
+    /// for the room's answer before the next line (see `net::handoff`). The connection
+    /// ends if the room is gone (the server is shutting down).
+    fn to_room(&self, make: impl FnOnce(crate::net::Ticket) -> RoomEvent) -> Handled {
         let (ticket, awaited) = crate::net::ticket();
         if self.front.room.hand_over(make(ticket)).is_err() {
             return ControlFlow::Break("the room is closed".into());
         }
-        // A wait that gives up has closed the connection and said why.
-        let _ = awaited.wait(conn);
-        ControlFlow::Continue(())
+        ControlFlow::Continue(Some(awaited))
     }
 }
 

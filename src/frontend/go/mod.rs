@@ -274,7 +274,7 @@ impl FrontEnd for GoFrontEnd {
     fn finish(&self, deadline: Instant) {
         // The arena's thread ends on the shutdown signal, between two rounds.
         if let Some(rounds) = self.arena_rounds.lock().take() {
-            let _ = rounds.join();
+            crate::shutdown::join_by(rounds, deadline, "the arena's rounds");
         }
         for game in self.registry.take_loops() {
             game.wait_until(deadline);

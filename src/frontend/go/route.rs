@@ -97,17 +97,18 @@ impl Route {
 
     /// Hands `event` (a line of the client) to the game it sits in, waiting while that
     /// game's inbox is full: for the client's own thread, and for an ended game
-    /// handing a late line on. Gives it back when the client sits in no game, or its
-    /// game's loop has ended.
+    /// handing a late line on.
     ///
     /// # Errors
     ///
-    /// The event, to be answered elsewhere.
-    pub fn hand_over(&self, event: GameEvent) -> Result<(), GameEvent> {
+    /// [`Refused::Gone`] with the event, to be answered elsewhere, when the client sits
+    /// in no game or its game's loop has ended; [`Refused::Full`] when the game took
+    /// nothing within the bound of a wait (it is stuck; logged).
+    pub fn hand_over(&self, event: GameEvent) -> Result<(), Refused<GameEvent>> {
         // The seat's lock is released before the hand-over, which may wait.
         match self.inbox() {
             Some(inbox) => inbox.hand_over(event),
-            None => Err(event),
+            None => Err(Refused::Gone(event)),
         }
     }
 
@@ -144,7 +145,8 @@ mod tests {
         let route = Route::new();
         assert!(route.free_since().is_some());
         let depth = Depth::new(4);
-        let (game, events) = inbox(&depth);
+        let shutdown = crate::shutdown::Shutdown::new();
+        let (game, events) = inbox(&depth, &shutdown);
         route.set(Some((GameId(1), game)));
         assert_eq!(route.game(), Some(GameId(1)));
         assert!(route.free_since().is_none());
@@ -156,10 +158,10 @@ mod tests {
         assert!(route.free_since().is_some());
         assert!(matches!(
             route.hand_over(seat_bot("c")),
-            Err(GameEvent::SeatBot(name, _)) if name == "c"
+            Err(Refused::Gone(GameEvent::SeatBot(name, _))) if name == "c"
         ));
         // A game whose loop has ended gives the event back too.
-        let (ended, gone) = inbox(&depth);
+        let (ended, gone) = inbox(&depth, &shutdown);
         drop(gone);
         route.set(Some((GameId(2), ended)));
         assert!(route.hand_over(seat_bot("d")).is_err());

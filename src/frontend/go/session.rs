@@ -70,7 +70,7 @@ impl net::Lines for Session<'_> {
         })
     }
 
-    fn line(&mut self, conn: &Arc<Connection>, line: Incoming) -> ControlFlow<String> {
+    fn line(&mut self, conn: &Arc<Connection>, line: Incoming) -> net::Handled {
         let command = match line {
             Incoming::Line(text) => protocol::parse(&text),
             Incoming::TooLong => Err(ParseError::LineTooLong {
@@ -78,7 +78,6 @@ impl net::Lines for Session<'_> {
             }),
             Incoming::NotUtf8 => Err(ParseError::NotUtf8),
         };
-        self.registry.dispatch_on(self.route, conn, command);
-        ControlFlow::Continue(())
+        ControlFlow::Continue(Some(self.registry.dispatch_on(self.route, conn, command)))
     }
 }

@@ -20,7 +20,7 @@ use super::summary::{Status, Summary, TableId};
 use super::table::{self, Registrar};
 use crate::engine::spectrangle::MAX_PLAYERS;
 use crate::frontend::{Context, Departure, FINISHED_KEPT, names};
-use crate::net::{CloseReason, ConnId, Connection, Depth, Inbox, Ticket};
+use crate::net::{Awaited, CloseReason, ConnId, Connection, Depth, Inbox, Ticket};
 use crate::workers::Finished;
 use parking_lot::Mutex;
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
@@ -156,13 +156,16 @@ impl Registry {
     }
 
     /// Handles one line of a client on its own thread: answers it, or hands it to the
-    /// client's table; returns once it has been answered (the client's next line is
-    /// read only then, see `net::handoff`).
-    pub fn dispatch(&self, conn: &Arc<Connection>, line: Result<Option<Request>, Unrecognized>) {
+    /// client's table. Returns what the answer is awaited by: the client's next line
+    /// is handed over only once it has come (see `net::handoff`).
+    pub fn dispatch(
+        &self,
+        conn: &Arc<Connection>,
+        line: Result<Option<Request>, Unrecognized>,
+    ) -> Awaited {
         let (ticket, awaited) = crate::net::ticket();
         self.answer(conn, line, ticket);
-        // A wait that gives up has closed the connection and said why.
-        let _ = awaited.wait(conn);
+        awaited
     }
 
     /// Answers one line of a client, or hands it with its ticket to the client's
@@ -382,7 +385,7 @@ impl Registry {
         let name = name.unwrap_or_else(|| free_default_name(state));
         let id = TableId(state.next_id);
         state.next_id += 1;
-        let (inbox, events) = crate::net::inbox(&self.depth);
+        let (inbox, events) = crate::net::inbox(&self.depth, &self.context.shutdown);
         let summary = Arc::new(Mutex::new(Summary::new(id, name.to_string())));
         state.tables.insert(
             id,
@@ -827,8 +830,11 @@ mod tests {
             conns.push(conn);
             readers.push(BufReader::new(client));
         }
-        let say =
-            |player: usize, line: &str| registry.dispatch(&conns[player], protocol::parse(line));
+        let say = |player: usize, line: &str| {
+            let _ = registry
+                .dispatch(&conns[player], protocol::parse(line))
+                .wait(&conns[player]);
+        };
         say(0, "JOIN Ann");
         say(1, "JOIN Bob");
         say(0, "READY");

@@ -67,16 +67,16 @@ impl net::Lines for Session<'_> {
         })
     }
 
-    fn line(&mut self, conn: &Arc<Connection>, line: Incoming) -> ControlFlow<String> {
-        match line {
-            Incoming::Line(text) => self.registry.dispatch(conn, protocol::parse(&text)),
-            Incoming::NotUtf8 => self.registry.dispatch(conn, Err(Unrecognized::NotUtf8)),
+    fn line(&mut self, conn: &Arc<Connection>, line: Incoming) -> net::Handled {
+        ControlFlow::Continue(match line {
+            Incoming::Line(text) => Some(self.registry.dispatch(conn, protocol::parse(&text))),
+            Incoming::NotUtf8 => Some(self.registry.dispatch(conn, Err(Unrecognized::NotUtf8))),
             Incoming::TooLong => {
                 let max_bytes = self.max_line_bytes;
                 self.registry
                     .refuse(conn, &ArgumentError::LineTooLong { max_bytes });
+                None
             }
-        }
-        ControlFlow::Continue(())
+        })
     }
 }

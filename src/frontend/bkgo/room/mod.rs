@@ -35,12 +35,13 @@ use crate::shutdown::Shutdown;
 use crossbeam_channel::{Receiver, select};
 use members::Members;
 use parking_lot::Mutex;
+use std::collections::VecDeque;
 use std::io;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::thread::{self, JoinHandle};
-use std::time::SystemTime;
+use std::time::{Duration, Instant, SystemTime};
 
 /// What the room loop is started with.
 pub struct RoomParts {
@@ -113,6 +114,27 @@ struct Ending {
     at: SystemTime,
 }
 
+/// How long the room waits for a finished game's result to reach the disk before it
+/// tells the room anyway (and logs that the result may not be on disk): within the
+/// wait of the senders whose lines wait for it (`net::handoff::ANSWER_WAIT`).
+const RESULT_WAIT: Duration = Duration::from_secs(10);
+
+/// A game's end waiting for its result to be on disk (`--results`: ARENA.md, the result
+/// is synced before the players hear the end). The room does not wait: it goes on
+/// answering chat and queries, and the events that could come after the end wait here,
+/// in order, their senders with them (each line's ticket is held, as by the brake). At
+/// most one event per connection waits (its one line in flight, or its departure).
+struct PendingEnd {
+    /// The end, to be told.
+    ending: Ending,
+    /// Disconnected by the thread that records the result, once it is on disk.
+    synced: Receiver<()>,
+    /// When the room tells the end anyway.
+    deadline: Instant,
+    /// What came meanwhile that must come after the end.
+    deferred: VecDeque<RoomEvent>,
+}
+
 /// The room's state, owned by its loop.
 struct Room {
     settings: Arc<Settings>,
@@ -145,8 +167,10 @@ struct Room {
     started: SystemTime,
     /// The room's name (`SetName:`).
     name: Option<String>,
-    /// How the game ended, once it has.
+    /// How the game ended, once it has (and the room has been told).
     ending: Option<Ending>,
+    /// A game's end that waits for its result to be on disk.
+    pending_end: Option<PendingEnd>,
 }
 
 impl Room {
@@ -176,6 +200,7 @@ impl Room {
             started: SystemTime::now(),
             name: None,
             ending: None,
+            pending_end: None,
         }
     }
 
@@ -211,12 +236,55 @@ impl Room {
                 recv(self.brake.timer()) -> _ => {
                     self.brake.recheck(self.members.iter().map(|m| m.conn.as_ref()));
                 }
+                recv(self.result_synced()) -> _ => self.tell_pending_end(),
+                recv(self.result_deadline()) -> _ => {
+                    log::error!(
+                        "bkgo room: game {}: its result was not on disk within {} s; the room is told the end anyway",
+                        self.number,
+                        RESULT_WAIT.as_secs()
+                    );
+                    self.tell_pending_end();
+                }
             }
             self.publish();
         }
     }
 
+    /// Ready (disconnected) once the pending end's result is on disk; never without one.
+    fn result_synced(&self) -> Receiver<()> {
+        self.pending_end
+            .as_ref()
+            .map_or_else(crossbeam_channel::never, |p| p.synced.clone())
+    }
+
+    /// Fires at the pending end's deadline; never without one.
+    fn result_deadline(&self) -> Receiver<Instant> {
+        self.pending_end
+            .as_ref()
+            .map_or_else(crossbeam_channel::never, |p| {
+                crossbeam_channel::at(p.deadline)
+            })
+    }
+
+    /// Tells the room the end that waited for its result, then handles what waited for
+    /// it, in order.
+    fn tell_pending_end(&mut self) {
+        let Some(pending) = self.pending_end.take() else {
+            return;
+        };
+        self.tell_end(pending.ending);
+        for event in pending.deferred {
+            self.handle(event);
+        }
+    }
+
     fn handle(&mut self, event: RoomEvent) {
+        if let Some(pending) = &mut self.pending_end
+            && comes_after_the_end(&event)
+        {
+            pending.deferred.push_back(event);
+            return;
+        }
         match event {
             // Each line's ticket goes to the brake once its line is answered: the
             // sender's thread reads its next line then, or once every member has
@@ -409,9 +477,13 @@ impl Room {
         seated.into_iter().map(|(name, _)| name).collect()
     }
 
-    /// The server shuts down: a game in progress is recorded, then every member is
-    /// told (the front end closes the connections).
+    /// The server shuts down: an end still waiting for the disk is told (its result is
+    /// written on), a game in progress is recorded, then every member is told (the
+    /// front end closes the connections).
     fn shut_down(&mut self) {
+        if let Some(pending) = self.pending_end.take() {
+            self.tell_end(pending.ending);
+        }
         let in_progress =
             !self.game.is_over() && (!self.game.moves().is_empty() || self.game.setup().is_some());
         if in_progress {
@@ -449,6 +521,19 @@ impl Room {
     fn count_move(&self) {
         self.counters.moves.fetch_add(1, Ordering::Relaxed);
     }
+}
+
+/// Whether `event` must wait for a game's end to be told: everything but chat, which
+/// changes nothing of the game, and the questions of `status` and the console.
+fn comes_after_the_end(event: &RoomEvent) -> bool {
+    !matches!(
+        event,
+        RoomEvent::Line {
+            message: Ok(ClientMessage::Message(_)),
+            ..
+        } | RoomEvent::Status(_)
+            | RoomEvent::Inspect(_)
+    )
 }
 
 /// Sends `messages` to one client, in order.

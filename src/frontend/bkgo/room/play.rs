@@ -1,7 +1,7 @@
 //! Playing on the shared board: `Place` and `Pass` with the engine's verdicts, the end
 //! of a game and its record, `NewBoard`, a loaded SGF, the room's name.
 
-use super::{Ending, Room, label, refuse};
+use super::{Ending, PendingEnd, RESULT_WAIT, Room, label, refuse};
 use crate::engine::go::{Colour, Game, IllegalMove, Move, Point};
 use crate::engine::sgf::{self, RecordInfo, SgfError};
 use crate::front::Front;
@@ -9,9 +9,11 @@ use crate::frontend::bkgo::protocol::{PlayerId, Refusal, ServerMessage};
 use crate::net::Connection;
 use crate::records;
 use crate::results::{self, GameResult, result::GoGame};
+use crossbeam_channel::Receiver;
+use std::collections::VecDeque;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
-use std::time::SystemTime;
+use std::time::{Instant, SystemTime};
 
 impl Room {
     /// `Place: x, y` from member `id`: seated, its turn, on the board, legal.
@@ -131,25 +133,47 @@ impl Room {
         );
         let code = sgf::score_result(&score);
         self.record(&code);
-        let ending = if self.game.is_over() {
+        let kind = if self.game.is_over() {
             results::Ending::Passes
         } else {
             results::Ending::Score
         };
-        self.record_result(score.winner(), ending);
         self.counters.games_finished.fetch_add(1, Ordering::Relaxed);
         log::info!("bkgo room: game {} finished: {text}", self.number);
-        self.broadcast(&[ServerMessage::Dialog(text.clone())]);
-        self.ending = Some(Ending {
+        let ending = Ending {
             text,
             code,
             at: SystemTime::now(),
-        });
+        };
+        match self.record_result(score.winner(), kind) {
+            None => self.tell_end(ending),
+            Some(synced) => {
+                self.pending_end = Some(PendingEnd {
+                    ending,
+                    synced,
+                    deadline: Instant::now() + RESULT_WAIT,
+                    deferred: VecDeque::new(),
+                });
+            }
+        }
+    }
+
+    /// Tells the room how the game ended.
+    pub(super) fn tell_end(&mut self, ending: Ending) {
+        self.broadcast(&[ServerMessage::Dialog(ending.text.clone())]);
+        self.ending = Some(ending);
     }
 
     /// Files the game among the results (ARENA.md: a Bkgo game is one when it ends
-    /// on the board with both seats taken), before the room hears the end.
-    fn record_result(&self, winner: Option<Colour>, ending: results::Ending) {
+    /// on the board with both seats taken), before the room hears the end. With a
+    /// results file, the line is appended and synced on a thread of its own, and the
+    /// receiver returned is disconnected once it is on disk: the room, which every
+    /// member shares, never waits for the disk.
+    fn record_result(
+        &self,
+        winner: Option<Colour>,
+        ending: results::Ending,
+    ) -> Option<Receiver<()>> {
         let (Some(black), Some(white)) = (
             self.members.holder_name(Colour::Black),
             self.members.holder_name(Colour::White),
@@ -158,7 +182,7 @@ impl Room {
                 "bkgo room: game {} is no result: a seat was empty at its end",
                 self.number
             );
-            return;
+            return None;
         };
         let winner = winner.map(|colour| match colour {
             Colour::Black => black.as_str(),
@@ -172,8 +196,30 @@ impl Room {
             white: &white,
             position: &self.game,
         };
-        self.results
-            .record(GameResult::of_go(&game, winner, ending));
+        let result = GameResult::of_go(&game, winner, ending);
+        if !self.results.has_file() {
+            self.results.record(result);
+            return None;
+        }
+        let (on_disk, synced) = crossbeam_channel::bounded::<()>(0);
+        let results = Arc::clone(&self.results);
+        let kept = result.clone();
+        let spawned = std::thread::Builder::new()
+            .name("bkgo-result".into())
+            .spawn(move || {
+                results.record(result);
+                drop(on_disk);
+            });
+        match spawned {
+            Ok(_) => Some(synced),
+            Err(e) => {
+                log::error!(
+                    "bkgo room: no thread to record a result ({e}): the room waits for the disk"
+                );
+                self.results.record(kept);
+                None
+            }
+        }
     }
 
     /// Hands the game's record, with result `code`, to the records writer

@@ -290,7 +290,7 @@ impl Registry {
         let size = state.arena.as_ref()?.settings.size;
         let id = GameId(state.next_game_id);
         state.next_game_id += 1;
-        let (inbox, events) = crate::net::inbox(&self.depth);
+        let (inbox, events) = crate::net::inbox(&self.depth, &self.context.shutdown);
         let summary = Arc::new(Mutex::new(GameSummary::new(id)));
         // The loop is not running yet: both arrive before it starts, in seat order.
         let _ = inbox.post(GameEvent::Join(first.clone()));

@@ -27,7 +27,9 @@ use super::summary::{GameStatus, GameSummary};
 use super::table::{self, Arranged, Matchmaker};
 use crate::engine::bot::Level;
 use crate::frontend::{Context, FINISHED_KEPT, names};
-use crate::net::{CloseReason, ConnId, Connection, Depth, Inbox, OutputHold, Ticket};
+use crate::net::{
+    Awaited, CloseReason, ConnId, Connection, Depth, Inbox, OutputHold, Refused, Ticket,
+};
 use crate::workers::Finished;
 use parking_lot::Mutex;
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
@@ -222,19 +224,19 @@ impl Registry {
         self.start_thread(new_game);
     }
 
-    /// Has a line of the client on `route` answered, and returns once it has been:
-    /// by its game if it sits in one, else here, on the client's own thread. The
-    /// client's next line is read only then (see `net::handoff`).
+    /// Has a line of the client on `route` answered: by its game if it sits in one,
+    /// else here, on the client's own thread. Returns what the answer is awaited by:
+    /// the client's next line is handed over only once it has come (see
+    /// `net::handoff`).
     pub fn dispatch_on(
         &self,
         route: &Route,
         conn: &Arc<Connection>,
         command: Result<ClientCommand, ParseError>,
-    ) {
+    ) -> Awaited {
         let (ticket, awaited) = crate::net::ticket();
         self.deliver(route, conn, command, ticket);
-        // A wait that gives up has closed the connection and said why.
-        let _ = awaited.wait(conn);
+        awaited
     }
 
     /// Hands a line, with its ticket, to the game the client sits in, or answers it
@@ -254,13 +256,16 @@ impl Registry {
             command,
             ticket,
         };
-        if let Err(GameEvent::Line {
-            command,
-            ticket: _answered_here,
-            ..
-        }) = route.hand_over(line)
-        {
-            self.answer_unseated(conn, command);
+        match route.hand_over(line) {
+            Ok(()) => {}
+            Err(Refused::Gone(GameEvent::Line {
+                command,
+                ticket: _answered_here,
+                ..
+            })) => self.answer_unseated(conn, command),
+            // Its game took nothing for the whole bound (logged): stuck. The line
+            // cannot be answered in order any more.
+            Err(_) => conn.close(CloseReason::NotAnswered(crate::net::handoff::ANSWER_WAIT)),
         }
     }
 
@@ -416,7 +421,7 @@ impl Registry {
         }
         let id = GameId(state.next_game_id);
         state.next_game_id += 1;
-        let (inbox, events) = crate::net::inbox(&self.depth);
+        let (inbox, events) = crate::net::inbox(&self.depth, &self.context.shutdown);
         let summary = Arc::new(Mutex::new(GameSummary::new(id)));
         // The loop is not running yet; the event waits in its (empty) inbox.
         let _ = inbox.post(GameEvent::Join(player));
@@ -812,7 +817,9 @@ mod tests {
     fn a_panic_in_a_game_in_play_files_it_as_an_error() {
         let (registry, [(mut ann, ann_conn, ann_route), (mut bob, _, _)]) =
             ann_and_bob_in_game_one();
-        registry.dispatch_on(&ann_route, &ann_conn, command::parse("SET_CONFIG+1+1+5"));
+        let _ = registry
+            .dispatch_on(&ann_route, &ann_conn, command::parse("SET_CONFIG+1+1+5"))
+            .wait(&ann_conn);
         assert_eq!(
             line(&mut ann),
             "ACKNOWLEDGE_CONFIG+Ann+1+5+PLAYING;1;0000000000000000000000000+Bob"
@@ -821,7 +828,9 @@ mod tests {
             line(&mut bob),
             "ACKNOWLEDGE_CONFIG+Bob+2+5+PLAYING;1;0000000000000000000000000+Ann"
         );
-        registry.dispatch_on(&ann_route, &ann_conn, command::parse("MOVE+1+Ann+12"));
+        let _ = registry
+            .dispatch_on(&ann_route, &ann_conn, command::parse("MOVE+1+Ann+12"))
+            .wait(&ann_conn);
         let moved = "ACKNOWLEDGE_MOVE+1+12;1+PLAYING;2;0000000000001000000000000";
         assert_eq!(line(&mut ann), moved);
         assert_eq!(line(&mut bob), moved);
