@@ -19,10 +19,15 @@ pub struct Shutdown {
 
 struct Inner {
     triggered: AtomicBool,
-    /// Dropped by `trigger`; never used to send.
-    sender: Mutex<Option<Sender<()>>>,
-    signal: Receiver<()>,
+    /// Dropped by `trigger`; never used to send. One per shard of the signal.
+    senders: Mutex<Vec<Sender<()>>>,
+    /// The signal's shards (see [`Shutdown::signal_for`]).
+    signals: Vec<Receiver<()>>,
 }
+
+/// How many channels the signal is spread over: a game loop waits on it every time
+/// round, and hundreds of loops waiting on one channel would queue at its lock.
+const SIGNAL_SHARDS: usize = 16;
 
 impl Default for Shutdown {
     fn default() -> Self {
@@ -33,12 +38,12 @@ impl Default for Shutdown {
 impl Shutdown {
     /// A shutdown that has not been triggered.
     pub fn new() -> Shutdown {
-        let (sender, signal) = bounded(0);
+        let (senders, signals) = (0..SIGNAL_SHARDS).map(|_| bounded(0)).unzip();
         Shutdown {
             inner: Arc::new(Inner {
                 triggered: AtomicBool::new(false),
-                sender: Mutex::new(Some(sender)),
-                signal,
+                senders: Mutex::new(senders),
+                signals,
             }),
         }
     }
@@ -48,7 +53,7 @@ impl Shutdown {
         if !self.inner.triggered.swap(true, Ordering::SeqCst) {
             log::info!("shutting down");
         }
-        self.inner.sender.lock().take();
+        self.inner.senders.lock().clear();
     }
 
     /// Whether the shutdown has started.
@@ -59,13 +64,20 @@ impl Shutdown {
     /// A receiver that becomes ready (disconnected) when the shutdown starts; for
     /// `select!`.
     pub fn signal(&self) -> Receiver<()> {
-        self.inner.signal.clone()
+        self.signal_for(0)
+    }
+
+    /// [`Shutdown::signal`] for a loop that waits on it every time round (a game
+    /// loop): `key` (its game's number) spreads such loops over the signal's channels.
+    pub fn signal_for(&self, key: u64) -> Receiver<()> {
+        let shard = usize::try_from(key).unwrap_or(0) % SIGNAL_SHARDS;
+        self.inner.signals[shard].clone()
     }
 
     /// Blocks until the shutdown starts.
     pub fn wait(&self) {
-        // Nothing is ever sent: this returns when the sender is dropped.
-        let _ = self.inner.signal.recv();
+        // Nothing is ever sent: this returns when the senders are dropped.
+        let _ = self.inner.signals[0].recv();
     }
 }
 
@@ -103,6 +115,7 @@ mod tests {
         assert!(waiter.join().is_ok());
         assert!(shutdown.is_triggered());
         assert!(shutdown.signal().recv().is_err());
+        assert!((0..40).all(|key| shutdown.signal_for(key).recv().is_err()));
     }
 
     #[test]

@@ -279,7 +279,7 @@ mod tests {
                 to_move: None,
                 last_move: None,
                 captures: Colours { black: 0, white: 0 },
-                score: None,
+                komi: None,
             }),
             when,
             (status == Status::Finished).then_some(when).flatten(),

@@ -64,7 +64,10 @@ pub struct Colours<T> {
 }
 
 /// A Go board's state (GO! and Bkgo); `None`s while a GO! game has no configuration.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+///
+/// Its area score is worked out from the board when its JSON is first written (if a
+/// viewer ever asks), not on the game's loop, which publishes after every move.
+#[derive(Clone, Debug, PartialEq)]
 pub struct GoBoard {
     /// One digit per point, row 0 first: GO!'s board field.
     pub board: Option<String>,
@@ -74,8 +77,8 @@ pub struct GoBoard {
     pub last_move: Option<i64>,
     /// Stones each colour has taken.
     pub captures: Colours<usize>,
-    /// Area score so far, komi included.
-    pub score: Option<Colours<f64>>,
+    /// The game's komi, for the score.
+    pub komi: Option<go::Komi>,
 }
 
 impl GoBoard {
@@ -88,10 +91,9 @@ impl GoBoard {
                 to_move: None,
                 last_move: None,
                 captures: Colours { black: 0, white: 0 },
-                score: None,
+                komi: None,
             };
         };
-        let score = game.score();
         GoBoard {
             board: Some(game.board().to_protocol_string()),
             to_move: Some(colour_digit(game.to_move())),
@@ -103,12 +105,34 @@ impl GoBoard {
                 black: game.captures(Colour::Black),
                 white: game.captures(Colour::White),
             },
-            // Half points, so exact in a float.
-            score: Some(Colours {
-                black: score.black_halves() as f64 / 2.0,
-                white: score.white_halves() as f64 / 2.0,
-            }),
+            komi: Some(game.rules().komi),
         }
+    }
+
+    /// The area score so far, komi included (half points, so exact in a float).
+    pub fn score(&self) -> Option<Colours<f64>> {
+        let (board, komi) = (self.board.as_deref()?, self.komi?);
+        let size = (1..=go::MAX_SIZE).find(|n| n * n == board.len())?;
+        let score = go::Board::from_protocol_string(board, size)
+            .ok()?
+            .score(komi);
+        Some(Colours {
+            black: score.black_halves() as f64 / 2.0,
+            white: score.white_halves() as f64 / 2.0,
+        })
+    }
+}
+
+impl Serialize for GoBoard {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut fields = serializer.serialize_struct("GoBoard", 5)?;
+        fields.serialize_field("board", &self.board)?;
+        fields.serialize_field("to_move", &self.to_move)?;
+        fields.serialize_field("last_move", &self.last_move)?;
+        fields.serialize_field("captures", &self.captures)?;
+        fields.serialize_field("score", &self.score())?;
+        fields.end()
     }
 }
 
@@ -301,10 +325,7 @@ mod tests {
                 to_move: Some(1),
                 last_move: Some(13),
                 captures: Colours { black: 0, white: 1 },
-                score: Some(Colours {
-                    black: 1.0,
-                    white: 7.5,
-                }),
+                komi: Some(go::Komi::from_halves(13)),
             }),
             None,
             None,

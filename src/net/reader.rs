@@ -129,14 +129,14 @@ fn read_until_the_end(
         }
         // While a line is in flight its answer may change how long the client may
         // wait (a HANDSHAKE that seats it, a move that ends its game): the front end
-        // is asked once it has come, a moment later.
-        let wait = if in_flight.pending() {
-            IN_FLIGHT_READ_WAIT
-        } else {
-            match lines.next_wait(conn) {
+        // is asked after it has come, and meanwhile the last wait holds (no wait
+        // before the first line, whose answer comes before the first read).
+        let wait = match read_timeout {
+            Some(last) if in_flight.pending() => last,
+            _ => match lines.next_wait(conn) {
                 Ok(wait) => wait,
                 Err(reason) => return closed(conn, reason),
-            }
+            },
         };
         if read_timeout != Some(wait) {
             if let Err(e) = stream.set_read_timeout(Some(wait)) {
@@ -198,10 +198,6 @@ fn closed(conn: &Connection, reason: String) -> String {
     conn.close(CloseReason::Because(reason.clone()));
     reason
 }
-
-/// How long a read waits while the client's last line is still in flight: its answer
-/// comes in microseconds, and then the front end says how long the client may wait.
-const IN_FLIGHT_READ_WAIT: Duration = Duration::from_millis(20);
 
 /// The longest a read waits while the client has nothing it must do soon: the thread
 /// still wakes this often to look at its client's state.

@@ -148,9 +148,18 @@ impl Board {
     /// The board as the protocol sends it: n*n digits (`0` empty, `1` black,
     /// `2` white) in index order.
     pub fn to_protocol_string(&self) -> String {
-        self.points()
-            .map(|p| char::from(b'0' + self.cells[self.loc(p)]))
-            .collect()
+        // Row by row, each row a slice of the cells between the walls: sent after
+        // every move, so a copy, not a walk point by point.
+        let mut digits = Vec::with_capacity(self.size * self.size);
+        for row in 0..self.size {
+            let start = (row + 1) * self.stride + 1;
+            digits.extend(
+                self.cells[start..start + self.size]
+                    .iter()
+                    .map(|&c| b'0' + c),
+            );
+        }
+        String::from_utf8(digits).unwrap_or_default()
     }
 
     /// Number of stones of colour `c` on the board.
@@ -440,6 +449,16 @@ impl Board {
             if s == loc {
                 break;
             }
+        }
+    }
+
+    /// The Tromp-Taylor area score of this board with `komi`.
+    pub fn score(&self, komi: super::Komi) -> super::Score {
+        let (black_points, white_points) = self.area();
+        super::Score {
+            black_points,
+            white_points,
+            komi,
         }
     }
 

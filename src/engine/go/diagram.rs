@@ -63,6 +63,34 @@ impl Board {
         Board::from_rows(&rows)
     }
 
+    /// Reads a board written by [`Board::to_protocol_string`] (one digit a point, row
+    /// by row: `0` empty, `1` black, `2` white) on a `size` board: its inverse.
+    /// Stones are placed as written, without captures.
+    ///
+    /// # Errors
+    /// A message naming the problem: a digit other than 0 to 2, a length that is not
+    /// `size * size`, a size out of range, or a chain without liberties.
+    pub fn from_protocol_string(digits: &str, size: usize) -> Result<Board, String> {
+        if digits.len() != size * size {
+            return Err(format!(
+                "a {size}x{size} board has {} digits, got {}",
+                size * size,
+                digits.len()
+            ));
+        }
+        let cells = digits
+            .bytes()
+            .map(|b| match b {
+                b'0' => Ok(None),
+                b'1' => Ok(Some(Colour::Black)),
+                b'2' => Ok(Some(Colour::White)),
+                other => Err(format!("unexpected {:?}: use 0, 1 or 2", char::from(other))),
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let rows: Vec<Vec<Option<Colour>>> = cells.chunks(size.max(1)).map(<[_]>::to_vec).collect();
+        Board::from_rows(&rows)
+    }
+
     /// A labelled picture for the operator console: column letters (skipping `I`)
     /// above and below, row numbers as Go players count them (n at the top) on both
     /// sides, and after each row the protocol index of its first point. The last

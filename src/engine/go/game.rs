@@ -217,12 +217,7 @@ impl Game {
 
     /// The Tromp-Taylor area score of the current board, with this game's komi.
     pub fn score(&self) -> Score {
-        let (black_points, white_points) = self.board.area();
-        Score {
-            black_points,
-            white_points,
-            komi: self.rules.komi,
-        }
+        self.board.score(self.rules.komi)
     }
 
     /// Empties the board and the history for a new game with the same size and rules.

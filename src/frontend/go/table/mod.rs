@@ -338,7 +338,7 @@ impl Table {
     /// The loop: one event, timer, bot answer or shutdown at a time, until the game
     /// is over.
     fn serve(&mut self, events: &Receiver<GameEvent>) {
-        let shutdown = self.context.shutdown.signal();
+        let shutdown = self.context.shutdown.signal_for(u64::from(self.id.0));
         while self.phase != Phase::Over {
             let timer = self.deadline.map(at).unwrap_or_else(never);
             let bot_timer = self.bot_due.map(at).unwrap_or_else(never);

@@ -194,7 +194,7 @@ impl Table {
 
     /// The loop: one event, timer or shutdown at a time, until the table is done.
     fn serve(&mut self, events: &Receiver<TableEvent>) {
-        let shutdown = self.context.shutdown.signal();
+        let shutdown = self.context.shutdown.signal_for(u64::from(self.id.0));
         while self.phase != Phase::Over {
             let timer = self.deadline.map(at).unwrap_or_else(never);
             let bot_timer = self.bot_due.map(at).unwrap_or_else(never);
