@@ -771,3 +771,49 @@ fn the_bkgo_room_stays_listed_when_fifty_games_finish_after_it() {
     assert_eq!(games[50], "bkgo/1");
     assert_eq!(get(web, "/api/game/bkgo/1").status, 200);
 }
+
+#[test]
+fn record_downloads_never_enter_a_game_and_its_partner_still_joins() {
+    let server = TestServer::with_web(settings(), &[Protocol::Go]);
+    let web = server.web();
+    let mut ann = server.connect();
+    ann.send("HANDSHAKE+Ann");
+    ann.expect("ACKNOWLEDGE_HANDSHAKE+1+1");
+    ann.expect_prefix("REQUEST_CONFIG");
+    get_once(web, "/api/game/go/1", |a| a.status == 200);
+    // A hundred browsers ask for the waiting game's record at once, while its partner
+    // arrives.
+    let mut bob = server.connect();
+    let statuses: Vec<u16> = std::thread::scope(|scope| {
+        let downloads: Vec<_> = (0..100)
+            .map(|_| scope.spawn(|| get(web, "/game/go/1.sgf").status))
+            .collect();
+        bob.send("HANDSHAKE+Bob");
+        bob.expect("ACKNOWLEDGE_HANDSHAKE+1+0");
+        downloads
+            .into_iter()
+            .map(|d| d.join().expect("a download"))
+            .collect()
+    });
+    // Before its configuration a game has no record: each answered from what the game
+    // published, none by asking it.
+    assert!(statuses.iter().all(|&s| s == 404), "{statuses:?}");
+    // The game's inbox held its own events only (Bob's arrival, a line): never a
+    // question of the web's.
+    let queues = server.go().queues();
+    let deepest = queues.iter().map(|q| q.depth.deepest()).max().unwrap_or(0);
+    assert!(deepest <= 2, "a game's inbox held {deepest} events");
+    // Once it is played, the record the web writes is the console's.
+    ann.send("SET_CONFIG+1+1+5");
+    ann.expect_prefix("ACKNOWLEDGE_CONFIG+Ann+1+5");
+    ann.send("MOVE+1+Ann+12");
+    ann.expect_prefix("ACKNOWLEDGE_MOVE+1+12;1");
+    let console = server.go().record("1").expect("the console's record").text;
+    let download = get_once(web, "/game/go/1.sgf", |a| a.body.contains(";B[cc]"));
+    assert_eq!(download.status, 200);
+    assert_eq!(
+        download.header("Content-Type"),
+        Some("application/x-go-sgf")
+    );
+    assert_eq!(download.body, console);
+}

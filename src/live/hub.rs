@@ -280,6 +280,7 @@ mod tests {
                 last_move: None,
                 captures: Colours { black: 0, white: 0 },
                 komi: None,
+                record: None,
             }),
             when,
             (status == Status::Finished).then_some(when).flatten(),

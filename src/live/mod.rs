@@ -6,11 +6,14 @@
 //!
 //! - [`snapshot`]: one game at one moment, and its JSON.
 //! - [`hub`]: the latest snapshot of every game shown, and the viewers waiting.
+//! - [`record`]: a Go game's moves as they are played, for its record.
 
 pub mod hub;
+pub mod record;
 pub mod snapshot;
 
 pub use hub::{Changes, FINISHED_SHOWN, Live, Watch};
+pub use record::{GoRecord, MoveLog};
 pub use snapshot::{
     Bonus, Colours, Detail, Front, GameKey, GoBoard, Seat, Snapshot, SpectrangleBoard,
     SpectranglePlayer, Status, Summary, colour_digit,

@@ -67,7 +67,7 @@ pub struct Colours<T> {
 ///
 /// Its area score is worked out from the board when its JSON is first written (if a
 /// viewer ever asks), not on the game's loop, which publishes after every move.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct GoBoard {
     /// One digit per point, row 0 first: GO!'s board field.
     pub board: Option<String>,
@@ -79,12 +79,15 @@ pub struct GoBoard {
     pub captures: Colours<usize>,
     /// The game's komi, for the score.
     pub komi: Option<go::Komi>,
+    /// What its record is written from (`None` before a GO! game has its
+    /// configuration).
+    pub record: Option<Arc<super::GoRecord>>,
 }
 
 impl GoBoard {
-    /// The board of `game` as the web shows it; all `None` before a GO! game has its
-    /// configuration (no game yet).
-    pub fn of(game: Option<&go::Game>) -> GoBoard {
+    /// The board of `game` as the web shows it, and what its record is written from;
+    /// all `None` before a GO! game has its configuration (no game yet).
+    pub fn of(game: Option<&go::Game>, record: Option<&Arc<super::GoRecord>>) -> GoBoard {
         let Some(game) = game else {
             return GoBoard {
                 board: None,
@@ -92,6 +95,7 @@ impl GoBoard {
                 last_move: None,
                 captures: Colours { black: 0, white: 0 },
                 komi: None,
+                record: None,
             };
         };
         GoBoard {
@@ -106,6 +110,7 @@ impl GoBoard {
                 white: game.captures(Colour::White),
             },
             komi: Some(game.rules().komi),
+            record: record.cloned(),
         }
     }
 
@@ -120,6 +125,29 @@ impl GoBoard {
             black: score.black_halves() as f64 / 2.0,
             white: score.white_halves() as f64 / 2.0,
         })
+    }
+}
+
+/// Equal when they show the same and write their record from the same log.
+impl PartialEq for GoBoard {
+    fn eq(&self, other: &GoBoard) -> bool {
+        (
+            &self.board,
+            self.to_move,
+            self.last_move,
+            self.captures,
+            self.komi,
+        ) == (
+            &other.board,
+            other.to_move,
+            other.last_move,
+            other.captures,
+            other.komi,
+        ) && match (&self.record, &other.record) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            (None, None) => true,
+            _ => false,
+        }
     }
 }
 
@@ -326,6 +354,7 @@ mod tests {
                 last_move: Some(13),
                 captures: Colours { black: 0, white: 1 },
                 komi: Some(go::Komi::from_halves(13)),
+                record: None,
             }),
             None,
             None,

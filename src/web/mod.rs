@@ -22,7 +22,7 @@ pub mod standings;
 pub mod stream;
 
 use crate::html::escape as escape_html;
-use crate::live::{Front, GameKey, Snapshot};
+use crate::live::{Detail, Front, GameKey, Snapshot};
 use crate::net::{
     AcceptLimits, AcceptThread, CloseReason, ConnId, Connection, OUTPUT_STALL_TIMEOUT,
 };
@@ -228,7 +228,7 @@ impl Web {
                 Err(refusal) => refusal,
             },
             Route::Sgf(key) => match shown(key) {
-                Ok(_) => self.sgf(path, key),
+                Ok(game) => self.sgf(path, &game),
                 Err(refusal) => refusal,
             },
             Route::Events => return Answer::Overview,
@@ -251,21 +251,48 @@ impl Web {
         Answer::Response(response)
     }
 
-    /// A Go game's SGF as far as it has been played: the console's `sgf`.
-    fn sgf(&self, path: &str, key: GameKey) -> Response {
-        let (front, id) = match key.front {
-            Front::Go => ("go", key.id.to_string()),
-            Front::Bkgo => ("bkgo", "bkgo".to_string()),
-            Front::Spectrangle => return not_found(path, "Spectrangle games have no SGF"),
+    /// A Go game's SGF as far as it has been played (the console's `sgf` shows the
+    /// same): written from what its loop published, its record's move log, never by
+    /// asking the loop.
+    fn sgf(&self, path: &str, game: &Snapshot) -> Response {
+        let Detail::Go(board) = &game.detail else {
+            return not_found(path, "Spectrangle games have no SGF");
         };
-        let front_end = self.server.front_ends().iter().find(|f| f.name() == front);
-        match front_end.map(|f| f.record(&id)) {
-            Some(Ok(record)) => Response::new(200, "application/x-go-sgf", record.text),
-            Some(Err(why)) => not_found(path, &why),
-            None => not_found(path, "no such game"),
+        let Some(record) = &board.record else {
+            return not_found(
+                path,
+                "the game has no record yet: it starts once it is configured",
+            );
+        };
+        if let Some(text) = record.finished.get() {
+            return Response::new(200, SGF_TYPE, text.to_string());
         }
+        let Some(position) = record.replay() else {
+            log::error!("web: {path}: the game's moves do not replay (a bug)");
+            return Response::text(500, "the game's record cannot be written");
+        };
+        let name = |colour: u8| {
+            game.summary
+                .players
+                .iter()
+                .find(|p| p.colour == Some(colour))
+                .map_or("", |p| p.name.as_str())
+        };
+        let text = crate::engine::sgf::write(
+            &position,
+            &crate::engine::sgf::RecordInfo {
+                black: name(1),
+                white: name(2),
+                result: "",
+                started: record.started,
+            },
+        );
+        Response::new(200, SGF_TYPE, text)
     }
 }
+
+/// How an SGF record is served.
+const SGF_TYPE: &str = "application/x-go-sgf";
 
 /// The line a browser gets when the board is full, before the connection closes (the
 /// listener adds a line end, which the length counts).

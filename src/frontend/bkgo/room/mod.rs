@@ -26,7 +26,7 @@ use super::summary::RoomSummary;
 use crate::engine::go::{Colour, Game};
 use crate::frontend::Counters;
 use crate::frontend::Departure;
-use crate::live::Live;
+use crate::live::{GoRecord, Live};
 use crate::net::{Brake, CloseReason, ConnId, Connection, Ticket};
 use crate::records;
 use crate::results::Results;
@@ -158,6 +158,8 @@ struct Room {
     published: Option<Published>,
     /// The shared board.
     game: Game,
+    /// Its record for the web (the moves as they are played).
+    web_record: Arc<GoRecord>,
     /// `Place`s and `Pass`es accepted in this game: `SendingBoard` is accepted while
     /// there are none.
     played_here: usize,
@@ -180,7 +182,13 @@ impl Room {
 
     /// An empty room whose records go to `records` (else to the parts' writer).
     fn with_records(parts: RoomParts, records: Option<Arc<records::Writer>>) -> Room {
+        let started = SystemTime::now();
         Room {
+            web_record: GoRecord::start(
+                &parts.empty,
+                started,
+                moves_allowed(&parts.settings, &parts.empty),
+            ),
             game: parts.empty.clone(),
             settings: parts.settings,
             empty: parts.empty,
@@ -197,7 +205,7 @@ impl Room {
             published: None,
             played_here: 0,
             number: 1,
-            started: SystemTime::now(),
+            started,
             name: None,
             ending: None,
             pending_end: None,
@@ -521,6 +529,13 @@ impl Room {
     fn count_move(&self) {
         self.counters.moves.fetch_add(1, Ordering::Relaxed);
     }
+}
+
+/// The most moves a game of the room may have: the move limit of its board.
+fn moves_allowed(settings: &Settings, game: &Game) -> usize {
+    settings
+        .moves_per_point
+        .saturating_mul(game.size() * game.size())
 }
 
 /// Whether `event` must wait for a game's end to be told: everything but chat, which

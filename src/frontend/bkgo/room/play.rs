@@ -6,6 +6,7 @@ use crate::engine::go::{Colour, Game, IllegalMove, Move, Point};
 use crate::engine::sgf::{self, RecordInfo, SgfError};
 use crate::front::Front;
 use crate::frontend::bkgo::protocol::{PlayerId, Refusal, ServerMessage};
+use crate::live::GoRecord;
 use crate::net::Connection;
 use crate::records;
 use crate::results::{self, GameResult, result::GoGame};
@@ -27,8 +28,10 @@ impl Room {
             refuse(conn, &Refusal::OffBoard { x, y, size });
             return;
         };
-        match self.game.play(colour, Move::Play(Point::new(row, col))) {
+        let mv = Move::Play(Point::new(row, col));
+        match self.game.play(colour, mv) {
             Ok(_) => {
+                self.web_record.log.push(colour, mv, size);
                 conn.accepted();
                 self.played_here += 1;
                 self.count_move();
@@ -61,6 +64,9 @@ impl Room {
         };
         match self.game.play(colour, Move::Pass) {
             Ok(report) => {
+                self.web_record
+                    .log
+                    .push(colour, Move::Pass, self.game.size());
                 conn.accepted();
                 self.played_here += 1;
                 self.count_move();
@@ -133,6 +139,7 @@ impl Room {
         );
         let code = sgf::score_result(&score);
         self.record(&code);
+        let _ = self.web_record.finished.set(self.sgf(&code).into());
         let kind = if self.game.is_over() {
             results::Ending::Passes
         } else {
@@ -318,6 +325,8 @@ impl Room {
         self.ending = None;
         self.number += 1;
         self.started = SystemTime::now();
+        let capacity = super::moves_allowed(&self.settings, &self.game);
+        self.web_record = GoRecord::start(&self.game, self.started, capacity);
     }
 
     /// `SetName:` from a seated member names the room (shown by `status` and the

@@ -62,7 +62,7 @@ impl Room {
         let ended = self.ending.as_ref().map(|e| e.at);
         self.live.publish(Snapshot::new(
             summary,
-            Detail::Go(GoBoard::of(Some(&self.game))),
+            Detail::Go(GoBoard::of(Some(&self.game), Some(&self.web_record))),
             self.playing_since,
             ended,
         ));

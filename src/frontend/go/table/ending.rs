@@ -225,6 +225,9 @@ impl Table {
         });
         self.ended_with = Some(message.clone());
         self.ended_at = Some(SystemTime::now());
+        if let Some(record) = &self.record {
+            let _ = record.finished.set(text.as_str().into());
+        }
         let mut summary = self.summary.lock();
         summary.result = Some(message);
         summary.record = Some(text);

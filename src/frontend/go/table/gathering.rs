@@ -5,6 +5,7 @@ use crate::engine::go::{self, Colour};
 use crate::frontend::go::event::Player;
 use crate::frontend::go::protocol::{ColourChoice, GameId, ServerMessage};
 use crate::frontend::go::registry::arena;
+use crate::live::GoRecord;
 use std::time::{Instant, SystemTime};
 
 impl Table {
@@ -179,6 +180,8 @@ impl Table {
         self.phase = Phase::Playing;
         self.rematch = [None, None];
         self.started = SystemTime::now();
+        let limit = self.context.settings.moves_per_point * config.size * config.size;
+        self.record = Some(GoRecord::start(game, self.started, limit));
         self.ended_with = None;
         self.ended_at = None;
         self.round += 1;

@@ -23,6 +23,7 @@ use crate::engine::bot::Level;
 use crate::engine::go::{self, Colour};
 use crate::engine::rng::Rng;
 use crate::frontend::{Context, Departure, deadline_in};
+use crate::live::GoRecord;
 use crate::net::{CloseReason, ConnId, Connection, Ticket};
 use crate::workers::Finished;
 use crossbeam_channel::{Receiver, RecvTimeoutError, at, never, select};
@@ -260,6 +261,8 @@ struct Table {
     config: Option<GameConfig>,
     /// The rules engine's game, once started.
     game: Option<go::Game>,
+    /// Its record for the web (the moves as they are played), once started.
+    record: Option<Arc<GoRecord>>,
     phase: Phase,
     /// The one clock: config, move or rematch deadline, by phase.
     deadline: Option<Instant>,
@@ -307,6 +310,7 @@ impl Table {
             seats: Vec::with_capacity(2),
             config: None,
             game: None,
+            record: None,
             phase: Phase::Gathering,
             deadline: None,
             rematch: [None, None],

@@ -66,6 +66,9 @@ impl Table {
         };
         let report = game.play(colour, mv)?;
         let size = game.size();
+        if let Some(record) = &self.record {
+            record.log.push(colour, mv, size);
+        }
         let index = match mv {
             Move::Pass => -1,
             Move::Play(point) => i64::try_from(point.index(size)).unwrap_or(-1),

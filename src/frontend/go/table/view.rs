@@ -83,7 +83,12 @@ impl Table {
             .then_some(self.ended_at)
             .flatten();
         let started = game.map(|_| self.started);
-        Snapshot::new(summary, Detail::Go(GoBoard::of(game)), started, ended)
+        Snapshot::new(
+            summary,
+            Detail::Go(GoBoard::of(game, self.record.as_ref())),
+            started,
+            ended,
+        )
     }
 
     /// Updates the summary the console reads.
