@@ -5,8 +5,8 @@ use crate::engine::go::{KoRule, Komi, MAX_SIZE, MIN_SIZE, Rules, SuicideRule};
 use crate::secret::Secret;
 use crate::server::Protocol;
 use crate::settings::{
-    ArenaSettings, BkgoSettings, DEFAULT_ARENA_ROUND_SECONDS, DEFAULT_ARENA_SIZE,
-    DEFAULT_MAX_WEB_CLIENTS, Settings,
+    ArenaSettings, BkgoSettings, DEFAULT_ARENA_MOVE_CLOCK, DEFAULT_ARENA_ROUND_SECONDS,
+    DEFAULT_ARENA_SIZE, DEFAULT_MAX_WEB_CLIENTS, Settings,
 };
 use clap::{Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
@@ -62,9 +62,10 @@ pub struct Options {
     #[arg(long, default_value_t = 60, value_name = "S", value_parser = seconds_parser())]
     pub rematch_timeout: u64,
     /// Seconds a player has for each move (GO!: the game is lost; Spectrangle: the
-    /// turn is skipped); 0 is no limit.
-    #[arg(long, default_value_t = 0, value_name = "S", value_parser = seconds_parser())]
-    pub move_timeout: u64,
+    /// turn is skipped); 0 is no limit [default: no limit; with --arena, 30 for the
+    /// arena's games].
+    #[arg(long, value_name = "S", value_parser = seconds_parser())]
+    pub move_timeout: Option<u64>,
     /// Seconds a client not in a game has to identify (GO!'s HANDSHAKE,
     /// Spectrangle's JOIN, Bkgo's Player:) before it is disconnected; 0 waits forever.
     #[arg(long, default_value_t = 60, value_name = "S", value_parser = seconds_parser())]
@@ -129,9 +130,10 @@ pub struct Options {
     /// first, colours balanced) on a board of --arena-size with --komi; nobody leads.
     #[arg(long)]
     pub arena: bool,
-    /// Board size of the arena's games, 2 to --max-board-size.
-    #[arg(long, default_value_t = DEFAULT_ARENA_SIZE as u16, value_name = "N", value_parser = parse_arena_size)]
-    pub arena_size: u16,
+    /// Board size of the arena's games, 2 to --max-board-size [default: 9, or
+    /// --max-board-size when smaller].
+    #[arg(long, value_name = "N", value_parser = parse_arena_size)]
+    pub arena_size: Option<u16>,
     /// Seconds between the arena's pairing rounds (at least 1).
     #[arg(long, default_value_t = DEFAULT_ARENA_ROUND_SECONDS, value_name = "S", value_parser = parse_arena_round)]
     pub arena_round: u64,
@@ -253,15 +255,11 @@ fn parse_max_clients(text: &str) -> Result<usize, String> {
     }
 }
 
-/// An `--arena-size` within the sizes any board may have; `arena_settings` then holds it
-/// to `--max-board-size`.
+/// A board size for the arena: a whole number; whether it fits --max-board-size is
+/// checked with the other flags ([`Options::arena_settings`]), which names the range.
 fn parse_arena_size(text: &str) -> Result<u16, String> {
-    match text.parse::<u16>() {
-        Ok(n) if (MIN_SIZE..=MAX_SIZE).contains(&usize::from(n)) => Ok(n),
-        _ => Err(format!(
-            "'{text}' is not a board size the arena can use: give a size from {MIN_SIZE} to --max-board-size (at most {MAX_SIZE})"
-        )),
-    }
+    text.parse::<u16>()
+        .map_err(|_| format!("'{text}' is not a board size: give a whole number, e.g. 9"))
 }
 
 fn parse_arena_round(text: &str) -> Result<u64, String> {
@@ -338,19 +336,31 @@ impl Options {
     ///
     /// An `--arena-size` outside 2 to `--max-board-size`.
     pub fn arena_settings(&self) -> Result<Option<ArenaSettings>, String> {
+        let largest = usize::from(self.max_board_size);
+        // A size given is checked with or without --arena: a typo is said at once.
+        let size = match self.arena_size {
+            Some(size) => {
+                let size = usize::from(size);
+                if !(MIN_SIZE..=largest).contains(&size) {
+                    return Err(format!(
+                        "--arena-size {size} is not a board size the arena can use: give a size from {MIN_SIZE} to {largest} (--max-board-size)"
+                    ));
+                }
+                size
+            }
+            None => DEFAULT_ARENA_SIZE.min(largest),
+        };
         if !self.arena {
             return Ok(None);
-        }
-        let size = usize::from(self.arena_size);
-        let largest = usize::from(self.max_board_size);
-        if !(MIN_SIZE..=largest).contains(&size) {
-            return Err(format!(
-                "--arena-size {size} is not a board size the arena can use: give a size from {MIN_SIZE} to {largest} (--max-board-size)"
-            ));
         }
         Ok(Some(ArenaSettings {
             size,
             round: Duration::from_secs(self.arena_round),
+            // A tournament must not hang on a client that never moves.
+            move_clock: match self.move_timeout {
+                None => Some(DEFAULT_ARENA_MOVE_CLOCK),
+                Some(seconds_given) => seconds(seconds_given),
+            },
         }))
     }
 
@@ -373,7 +383,7 @@ impl Options {
             max_board_size: usize::from(self.max_board_size),
             config_timeout: seconds(self.config_timeout),
             rematch_timeout: seconds(self.rematch_timeout),
-            move_timeout: seconds(self.move_timeout),
+            move_timeout: self.move_timeout.and_then(seconds),
             handshake_timeout: seconds(self.handshake_timeout),
             max_clients: self.max_clients,
             max_web_clients: self.max_web_clients,
@@ -471,6 +481,64 @@ mod tests {
         let negative =
             Options::try_parse_from(["goserver", "--komi", "-1.5"]).expect("negative komi");
         assert_eq!(negative.settings().rules.komi.halves(), -3);
+    }
+
+    #[test]
+    fn an_arena_has_a_move_clock_unless_it_is_turned_off() {
+        let clocks = |flags: &[&str]| {
+            let options =
+                Options::try_parse_from(std::iter::once("goserver").chain(flags.iter().copied()))
+                    .expect("flags parse");
+            let arena = options
+                .arena_settings()
+                .expect("a valid arena")
+                .map(|arena| arena.move_clock);
+            (arena, options.settings().move_timeout)
+        };
+        // Without --arena there is no clock unless one is asked for.
+        assert_eq!(clocks(&[]), (None, None));
+        assert_eq!(
+            clocks(&["--move-timeout", "5"]),
+            (None, Some(Duration::from_secs(5)))
+        );
+        // An arena gets the default clock; the other games keep none.
+        assert_eq!(
+            clocks(&["--arena"]),
+            (Some(Some(DEFAULT_ARENA_MOVE_CLOCK)), None)
+        );
+        assert_eq!(DEFAULT_ARENA_MOVE_CLOCK, Duration::from_secs(30));
+        assert_eq!(
+            clocks(&["--arena", "--move-timeout", "7"]),
+            (
+                Some(Some(Duration::from_secs(7))),
+                Some(Duration::from_secs(7))
+            )
+        );
+        // 0 turns the arena's clock off explicitly.
+        assert_eq!(
+            clocks(&["--arena", "--move-timeout", "0"]),
+            (Some(None), None)
+        );
+    }
+
+    #[test]
+    fn an_arena_size_outside_the_boards_names_the_range_that_applies() {
+        let size = |flags: &[&str]| {
+            Options::try_parse_from(std::iter::once("goserver").chain(flags.iter().copied()))
+                .expect("flags parse")
+                .arena_settings()
+                .map(|arena| arena.map(|a| a.size))
+        };
+        assert_eq!(size(&["--arena"]), Ok(Some(9)));
+        assert_eq!(
+            size(&["--arena", "--arena-size", "99"]),
+            Err("--arena-size 99 is not a board size the arena can use: give a size from 2 to 19 (--max-board-size)".to_string())
+        );
+        assert_eq!(
+            size(&["--arena", "--max-board-size", "25", "--arena-size", "25"]),
+            Ok(Some(25))
+        );
+        assert!(Options::try_parse_from(["goserver", "--arena-size", "nine"]).is_err());
     }
 
     #[test]

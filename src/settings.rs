@@ -69,7 +69,14 @@ pub struct ArenaSettings {
     pub size: usize,
     /// How often the waiting players are paired (`--arena-round`).
     pub round: Duration,
+    /// How long a player of an arena game has for each move: `--move-timeout` when
+    /// given (0 is none), else [`DEFAULT_ARENA_MOVE_CLOCK`].
+    pub move_clock: Option<Duration>,
 }
+
+/// The arena's move clock unless `--move-timeout` says otherwise: a tournament of
+/// students' clients must not hang on one that stopped moving.
+pub const DEFAULT_ARENA_MOVE_CLOCK: Duration = Duration::from_secs(30);
 
 /// The arena's board size unless told otherwise.
 pub const DEFAULT_ARENA_SIZE: usize = 9;

@@ -24,7 +24,11 @@ const SIZE: usize = 5;
 
 fn arena_settings(round: Duration) -> Settings {
     Settings {
-        arena: Some(ArenaSettings { size: SIZE, round }),
+        arena: Some(ArenaSettings {
+            size: SIZE,
+            round,
+            move_clock: None,
+        }),
         seed: Some(11),
         ..Settings::default()
     }
@@ -305,6 +309,58 @@ fn a_client_arriving_mid_round_waits_for_the_next_round() {
     );
 }
 
+#[test]
+fn an_arena_game_whose_player_never_moves_ends_by_the_move_clock() {
+    let mut settings = arena_settings(Duration::from_millis(300));
+    settings.arena = settings.arena.map(|arena| ArenaSettings {
+        move_clock: Some(Duration::from_secs(1)),
+        ..arena
+    });
+    let server = TestServer::with(settings);
+    let mut ann = server.connect();
+    let mut bob = server.connect();
+    ann.send("HANDSHAKE+Ann");
+    bob.send("HANDSHAKE+Bob");
+    ann.expect("ACKNOWLEDGE_HANDSHAKE+1+0");
+    bob.expect("ACKNOWLEDGE_HANDSHAKE+1+0");
+    let ann_config = ann.expect_prefix("ACKNOWLEDGE_CONFIG+Ann+");
+    let _ = bob.expect_prefix("ACKNOWLEDGE_CONFIG+Bob+");
+    // Black is to move and never does (a client stopped for good): the clock ends it.
+    let (black, white) = if ann_config.starts_with("ACKNOWLEDGE_CONFIG+Ann+1+") {
+        ("Ann", "Bob")
+    } else {
+        ("Bob", "Ann")
+    };
+    // While it waits, the console says for whom and how long.
+    let games = wait_for(&server, "games", |text| text.contains("playing"));
+    let header = games.lines().next().unwrap_or_default();
+    let row = games
+        .lines()
+        .find(|l| l.contains("playing"))
+        .unwrap_or_default();
+    let column = |name: &str| {
+        let at = header.find(name).unwrap_or_default();
+        row.get(at..)
+            .unwrap_or_default()
+            .split_whitespace()
+            .next()
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert_eq!(column("TURN"), black, "{games}");
+    assert!(column("WAITED").ends_with('s'), "{games}");
+    let ending =
+        format!("GAME_FINISHED+1+{white}+0;0+{black} did not move within 1 s: {white} wins");
+    ann.expect(&ending);
+    bob.expect(&ending);
+    let results = wait_for(&server, "results", |text| text.contains("timeout"));
+    let row = results.lines().nth(1).unwrap_or_default();
+    assert!(
+        row.contains(&format!(" {white} ")) && row.contains(" timeout "),
+        "{results}"
+    );
+}
+
 /// Repeats a console command until its answer satisfies `wanted`.
 fn wait_for(server: &TestServer, command: &str, wanted: impl Fn(&str) -> bool) -> String {
     let deadline = Instant::now() + PATIENCE;
@@ -478,15 +534,15 @@ fn bad_arena_flags_and_an_unusable_results_file_stop_the_server_with_status_2() 
     for (args, says) in [
         (
             vec!["--arena", "--arena-size", "1"],
-            "invalid value '1' for '--arena-size <N>': '1' is not a board size the arena can use: give a size from 2 to --max-board-size (at most 25)",
+            "--arena-size 1 is not a board size the arena can use: give a size from 2 to 19 (--max-board-size)",
         ),
         (
             vec!["--arena-size", "99"],
-            "invalid value '99' for '--arena-size <N>': '99' is not a board size the arena can use: give a size from 2 to --max-board-size (at most 25)",
+            "--arena-size 99 is not a board size the arena can use: give a size from 2 to 19 (--max-board-size)",
         ),
         (
             vec!["--arena", "--arena-size", "nine"],
-            "invalid value 'nine' for '--arena-size <N>': 'nine' is not a board size the arena can use: give a size from 2 to --max-board-size (at most 25)",
+            "invalid value 'nine' for '--arena-size <N>': 'nine' is not a board size: give a whole number, e.g. 9",
         ),
         (
             vec!["--arena", "--max-board-size", "9", "--arena-size", "13"],

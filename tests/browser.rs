@@ -167,6 +167,16 @@ fn a_game_page_shows_the_board_and_follows_the_game_without_a_reload() {
         "80"
     );
 
+    // Ann is to play: the page says how long she has been waited for, and counts on.
+    let waited = "(document.querySelector('.turn-line .waited') || {}).textContent || ''";
+    let text = until(&tab, waited, |text| {
+        text.starts_with("waiting ") && text != "waiting 0 s"
+    });
+    assert!(
+        text.starts_with("waiting ") && text.ends_with(" s") && text != "waiting 0 s",
+        "{text:?}"
+    );
+
     // The overview lists the game, with both names.
     tab.navigate_to(&format!("{base}/"))
         .expect("navigate")
@@ -177,6 +187,10 @@ fn a_game_page_shows_the_board_and_follows_the_game_without_a_reload() {
         text.contains("Ann") && text.contains("Bob")
     });
     assert!(text.contains("Ann") && text.contains("Bob"), "{text:?}");
+    let card_wait =
+        "(document.querySelector('[data-game=\"go/1\"] .to-move .waited') || {}).textContent || ''";
+    let text = until(&tab, card_wait, |text| text.starts_with("waiting "));
+    assert!(text.starts_with("waiting "), "{text:?}");
 }
 
 #[test]

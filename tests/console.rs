@@ -272,6 +272,7 @@ fn console_commands_over_a_real_game() {
             "SIZE",
             "MOVES",
             "TURN",
+            "WAITED",
             "AGE",
             "RESULT"
         ]
@@ -289,8 +290,13 @@ fn console_commands_over_a_real_game() {
             "Ann (black)"
         ]
     );
-    assert!(row[7].ends_with('s'), "an age: {}", row[7]);
-    assert_eq!(row[8], "-");
+    assert!(
+        row[7].ends_with('s'),
+        "how long Ann was waited for: {}",
+        row[7]
+    );
+    assert!(row[8].ends_with('s'), "an age: {}", row[8]);
+    assert_eq!(row[9], "-");
 
     let players = server.ask("players", 3);
     assert_eq!(

@@ -817,3 +817,118 @@ fn record_downloads_never_enter_a_game_and_its_partner_still_joins() {
     );
     assert_eq!(download.body, console);
 }
+
+#[test]
+fn a_game_s_stream_says_gone_and_ends_when_its_game_leaves_the_board() {
+    let server = web_with_places(2);
+    let web = server.web();
+    let end_before_start = |game: u32| {
+        let mut leader = server.connect();
+        leader.send(&format!("HANDSHAKE+L{game}"));
+        leader.expect(&format!("ACKNOWLEDGE_HANDSHAKE+{game}+1"));
+        drop(leader);
+        get_once(web, &format!("/api/game/go/{game}"), |a| {
+            a.body.contains(r#""status":"finished""#)
+        });
+    };
+    end_before_start(1);
+    let mut stream = Events::open(web, "/events/go/1");
+    stream.until("state", |data| data["status"] == "finished");
+    // Fifty newer finished games push game 1 off the board.
+    for game in 2..=51 {
+        end_before_start(game);
+    }
+    assert_eq!(
+        stream.next(),
+        (
+            "gone".to_string(),
+            serde_json::json!({"front": "go", "id": 1})
+        )
+    );
+    // Then the stream ends, and its place is free for another viewer (of two).
+    let mut line = String::new();
+    assert_eq!(stream.0.read_line(&mut line).ok(), Some(0), "{line:?}");
+    let _second = Events::open(web, "/events");
+    assert_eq!(get_once(web, "/healthz", |a| a.status == 200).status, 200);
+}
+
+/// A GO! result between `black` and `white`, black winning.
+fn result(game: u64, black: &str, white: &str) -> goserver::results::GameResult {
+    use goserver::results::{Ending, GameResult, Player, Score, result};
+    GameResult {
+        front: goserver::front::Front::Go,
+        game,
+        started: result::now(),
+        ended: result::now(),
+        players: vec![
+            Player {
+                name: black.into(),
+                colour: 1,
+                score: Score(40.0),
+            },
+            Player {
+                name: white.into(),
+                colour: 2,
+                score: Score(30.0),
+            },
+        ],
+        winner: Some(black.into()),
+        places: None,
+        ending: Ending::Passes,
+        moves: 50,
+        size: Some(9),
+        rated: true,
+    }
+}
+
+#[test]
+fn the_standings_are_worked_out_once_per_result_for_fifty_viewers() {
+    let results = goserver::results::Results::in_memory();
+    let names: Vec<String> = (0..40).map(|n| format!("team{n}")).collect();
+    for game in 0..1000u64 {
+        let (black, white) = (
+            &names[game as usize % 40],
+            &names[(game as usize * 7 + 3) % 40],
+        );
+        if black != white {
+            results.record(result(game, black, white));
+        }
+    }
+    let server = TestServer::build(
+        settings(),
+        &[Protocol::Go],
+        std::sync::Arc::clone(&results),
+        true,
+    );
+    let web = server.web();
+    let mut viewers: Vec<Events> = (0..50)
+        .map(|_| Events::open(web, "/events/standings"))
+        .collect();
+    for viewer in &mut viewers {
+        viewer.until("standings", |data| {
+            data["standings"]["go"]
+                .as_array()
+                .is_some_and(|rows| rows.len() == 40)
+        });
+    }
+    for _ in 0..5 {
+        assert_eq!(get(web, "/api/standings").status, 200);
+        assert_eq!(get(web, "/api/crosstable").status, 200);
+    }
+    let before = results.builds();
+    // One more result, and a change on the board that wakes every viewer.
+    results.record(result(5000, "newcomer", "team0"));
+    let mut ann = server.connect();
+    ann.send("HANDSHAKE+Ann");
+    ann.expect("ACKNOWLEDGE_HANDSHAKE+1+1");
+    for viewer in &mut viewers {
+        viewer.until("standings", |data| {
+            data["standings"]["go"]
+                .as_array()
+                .is_some_and(|rows| rows.len() == 41)
+        });
+    }
+    assert_eq!(get(web, "/api/standings").status, 200);
+    // Fifty viewers and a request: the tables were worked out once.
+    assert_eq!(results.builds(), before + 1);
+}

@@ -86,6 +86,7 @@ pub fn games(rows: &[(&str, GameRow)]) -> String {
                 g.size.clone(),
                 g.moves.to_string(),
                 g.turn.clone(),
+                g.waited.map_or_else(|| "-".to_string(), duration),
                 duration(g.age),
                 g.result.clone(),
             ]
@@ -100,6 +101,7 @@ pub fn games(rows: &[(&str, GameRow)]) -> String {
             "SIZE",
             "MOVES",
             "TURN",
+            "WAITED",
             "AGE",
             "RESULT",
         ],
@@ -258,6 +260,7 @@ mod tests {
                 "-"
             }
             .into(),
+            waited: (status == "playing").then(|| Duration::from_secs(12)),
             age: Duration::from_secs(65),
             result: result.into(),
         }
@@ -291,9 +294,9 @@ mod tests {
         ];
         assert_eq!(
             games(&rows),
-            "ID  FRONT END  STATUS    PLAYERS                     SIZE  MOVES  TURN         AGE    RESULT\n\
-             1   go         playing   Ann (black) vs Bob (white)  5x5   3      Bob (white)  1m05s  -\n\
-             2   go         finished  Ann (black) vs Bob (white)  5x5   3      -            1m05s  Ann wins"
+            "ID  FRONT END  STATUS    PLAYERS                     SIZE  MOVES  TURN         WAITED  AGE    RESULT\n\
+             1   go         playing   Ann (black) vs Bob (white)  5x5   3      Bob (white)  12s     1m05s  -\n\
+             2   go         finished  Ann (black) vs Bob (white)  5x5   3      -            -       1m05s  Ann wins"
         );
         assert_eq!(games(&[]), "no games");
     }

@@ -157,6 +157,12 @@ pub fn deadline_in(timeout: Option<Duration>) -> Option<Instant> {
     timeout.and_then(|t| Instant::now().checked_add(t))
 }
 
+/// How long ago `since` was: how long a player has been waited for (nothing for a
+/// time ahead, after the clock was set back).
+pub fn waited(since: std::time::SystemTime) -> Duration {
+    since.elapsed().unwrap_or_default()
+}
+
 /// How many finished games of a front end the console can still list.
 pub const FINISHED_KEPT: usize = 200;
 
@@ -236,6 +242,8 @@ pub struct GameRow {
     pub moves: usize,
     /// Who is to move, or `-`.
     pub turn: String,
+    /// How long the player to move has been waited for, while the game is playing.
+    pub waited: Option<Duration>,
     /// How long ago the game was opened.
     pub age: Duration,
     /// How it ended, or `-`.

@@ -123,6 +123,8 @@ impl Live {
         while board.finished.len() > FINISHED_SHOWN {
             if let Some(old) = board.finished.pop_front() {
                 forget(&mut board, old);
+                // Its own viewers hear that it left (their stream ends).
+                wake_game(&board, old);
             }
         }
         wake(&board, key);
@@ -235,6 +237,13 @@ fn wake(board: &Board, key: GameKey) {
     }
 }
 
+/// Wakes the viewers of game `key` alone, never waiting.
+fn wake_game(board: &Board, key: GameKey) {
+    for viewer in board.viewers.iter().filter(|v| v.game == Some(key)) {
+        let _ = viewer.wake.try_send(());
+    }
+}
+
 /// Live games by start, newest first, then finished ones by end, newest first; the
 /// higher id first on a tie.
 fn sort_for_overview(games: &mut [Arc<Snapshot>]) {
@@ -271,6 +280,7 @@ mod tests {
                 size: Some(9),
                 moves,
                 turn: None,
+                turn_since: None,
                 result: None,
                 watchers: None,
             },

@@ -49,6 +49,13 @@ pub struct Summary {
     pub moves: usize,
     /// Who is to move, while the game is playing.
     pub turn: Option<String>,
+    /// Since when the player to move has been waited for, while the game is playing
+    /// (RFC 3339; left out otherwise): the pages and the console show how long.
+    #[serde(
+        with = "time::serde::rfc3339::option",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub turn_since: Option<time::OffsetDateTime>,
     /// The message the players got when it ended.
     pub result: Option<String>,
     /// How many watch (the Bkgo room only).
@@ -339,6 +346,7 @@ mod tests {
             size: Some(5),
             moves: 2,
             turn: Some("Ann".into()),
+            turn_since: None,
             result: None,
             watchers: None,
         }

@@ -47,6 +47,11 @@ struct Book {
     recent: VecDeque<Arc<GameResult>>,
     /// Counts results recorded, so a viewer can tell the standings changed.
     version: u64,
+    /// The tables and the crosstable, worked out once after the last result for
+    /// everyone who reads them (every viewer of the standings page wants them at once).
+    built: Option<(Arc<Tables>, Arc<Crosstable>)>,
+    /// How many times they were worked out.
+    builds: u64,
 }
 
 impl Book {
@@ -58,6 +63,21 @@ impl Book {
         }
         self.recent.push_back(Arc::new(result));
         self.version += 1;
+        self.built = None;
+    }
+
+    /// The tables and the crosstable, worked out if a result came since the last time.
+    fn built(&mut self) -> (Arc<Tables>, Arc<Crosstable>) {
+        if let Some(built) = &self.built {
+            return built.clone();
+        }
+        let built = (
+            Arc::new(self.standings.tables()),
+            Arc::new(self.standings.crosstable()),
+        );
+        self.builds += 1;
+        self.built = Some(built.clone());
+        built
     }
 }
 
@@ -155,14 +175,21 @@ impl Results {
         *self.extra_sync.lock() = delay;
     }
 
-    /// The three tables, in rank order.
-    pub fn tables(&self) -> Tables {
-        self.book.lock().standings.tables()
+    /// The three tables, in rank order: worked out once per new result, shared by
+    /// everyone who reads them.
+    pub fn tables(&self) -> Arc<Tables> {
+        self.book.lock().built().0
     }
 
-    /// GO!'s crosstable.
-    pub fn crosstable(&self) -> Crosstable {
-        self.book.lock().standings.crosstable()
+    /// GO!'s crosstable: worked out once per new result, like the tables.
+    pub fn crosstable(&self) -> Arc<Crosstable> {
+        self.book.lock().built().1
+    }
+
+    /// How many times the tables and the crosstable were worked out since the server
+    /// started: at most once per new result, however many read them.
+    pub fn builds(&self) -> u64 {
+        self.book.lock().builds
     }
 
     /// The newest `limit` results, newest first.

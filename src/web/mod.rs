@@ -47,6 +47,8 @@ pub struct Web {
     /// Connections open now (the listener's count, for `--max-web-clients`).
     clients: Arc<AtomicUsize>,
     accept: Mutex<Option<AcceptThread>>,
+    /// The tournament's JSON, written once per new result.
+    standings: standings::Cache,
 }
 
 /// What a request gets.
@@ -74,6 +76,7 @@ impl Web {
             open: Mutex::new(HashMap::new()),
             clients: Arc::new(AtomicUsize::new(0)),
             accept: Mutex::new(None),
+            standings: standings::Cache::default(),
         });
         let limits = AcceptLimits {
             max_clients: max,
@@ -128,7 +131,8 @@ impl Web {
                 return;
             }
         };
-        self.open.lock().insert(conn.id, Arc::clone(&conn));
+        // Out of `open` and closed when its serving ends, however it ends.
+        let _serving = Serving::new(&self.open, &conn);
         let mut reader = RequestReader::default();
         loop {
             let request = match reader.next(&conn) {
@@ -167,7 +171,9 @@ impl Web {
                     break;
                 }
                 Answer::Standings => {
-                    self.stream(&conn, &request, |s| s.standings(&self.server.results));
+                    self.stream(&conn, &request, |s| {
+                        s.standings(&self.server.results, &self.standings);
+                    });
                     break;
                 }
             }
@@ -175,8 +181,6 @@ impl Web {
                 break;
             }
         }
-        close_when_sent(&conn);
-        self.open.lock().remove(&conn.id);
     }
 
     /// Runs an event stream on `conn`, logging the viewer's arrival and departure.
@@ -234,8 +238,12 @@ impl Web {
             Route::Events => return Answer::Overview,
             Route::StandingsEvents => return Answer::Standings,
             Route::StandingsPage => Response::new(200, "text/html; charset=utf-8", STANDINGS_PAGE),
-            Route::Standings => Response::json(200, &standings::standings(&self.server.results)),
-            Route::Crosstable => Response::json(200, &standings::crosstable(&self.server.results)),
+            Route::Standings => {
+                Response::json(200, &self.standings.get(&self.server.results).standings)
+            }
+            Route::Crosstable => {
+                Response::json(200, &self.standings.get(&self.server.results).crosstable)
+            }
             Route::Results => {
                 match standings::recent(&self.server.results, request.query.as_deref()) {
                     Ok(json) => Response::json(200, &json),
@@ -346,10 +354,105 @@ fn title(game: &Snapshot) -> String {
 }
 
 /// Closes `conn` once what it was sent has left, or the outbox gave up on it.
+/// A web connection being served: listed in `open` (for the shutdown) while it is;
+/// when its serving ends, however it ends (a bug's panic too), its output is let out,
+/// it is closed and taken off the list. Its `--max-web-clients` place is the
+/// listener's, given back when the thread's job ends.
+struct Serving<'a> {
+    open: &'a Mutex<HashMap<ConnId, Arc<Connection>>>,
+    conn: Arc<Connection>,
+}
+
+impl<'a> Serving<'a> {
+    fn new(
+        open: &'a Mutex<HashMap<ConnId, Arc<Connection>>>,
+        conn: &Arc<Connection>,
+    ) -> Serving<'a> {
+        open.lock().insert(conn.id, Arc::clone(conn));
+        Serving {
+            open,
+            conn: Arc::clone(conn),
+        }
+    }
+}
+
+impl Drop for Serving<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            log::error!(
+                "web {}: a bug ended its serving: closing it",
+                self.conn.label()
+            );
+            self.conn
+                .close(CloseReason::Because("internal error".into()));
+        } else {
+            close_when_sent(&self.conn);
+        }
+        self.open.lock().remove(&self.conn.id);
+    }
+}
+
 fn close_when_sent(conn: &Connection) {
     let deadline = Instant::now() + OUTPUT_STALL_TIMEOUT;
     while conn.has_queued_output() && !conn.is_closed() && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(5));
     }
     conn.close(CloseReason::Because("web request answered".into()));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::net::{AcceptLimits, Connections, OutboxLimits};
+    use crate::workers::Workers;
+    use std::io::Read;
+
+    #[test]
+    fn a_panic_while_serving_a_request_frees_its_place_and_closes_its_connection() {
+        let connections = Arc::new(Connections::new(OutboxLimits::default()));
+        let open: Arc<Mutex<HashMap<ConnId, Arc<Connection>>>> = Arc::default();
+        let places = Arc::new(AtomicUsize::new(0));
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+        let addr = listener.local_addr().expect("addr");
+        let serving = Arc::clone(&open);
+        // One place: a second connection while the first holds it would be refused.
+        let accept = AcceptThread::spawn(
+            "accept-web-test",
+            listener,
+            AcceptLimits {
+                max_clients: 1,
+                refusal: "full".into(),
+            },
+            Arc::clone(&places),
+            Arc::new(Workers::new("web-test", 256 * 1024, 2)),
+            move |stream, peer| {
+                let Ok(conn) = connections.open(stream, peer) else {
+                    return;
+                };
+                let _serving = Serving::new(&serving, &conn);
+                panic!("a bug while answering a request");
+            },
+        )
+        .expect("an accept thread");
+        for _ in 0..3 {
+            let mut browser = TcpStream::connect(addr).expect("connect");
+            browser
+                .set_read_timeout(Some(Duration::from_secs(20)))
+                .expect("timeout");
+            let mut answer = String::new();
+            // Closed, not refused ("full") and not left hanging.
+            assert_eq!(
+                browser.read_to_string(&mut answer).ok(),
+                Some(0),
+                "{answer}"
+            );
+            let deadline = Instant::now() + Duration::from_secs(20);
+            while places.load(Ordering::SeqCst) > 0 && Instant::now() < deadline {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            assert_eq!(places.load(Ordering::SeqCst), 0, "the place is free again");
+            assert!(open.lock().is_empty(), "nothing is left on the list");
+        }
+        accept.stop(Instant::now() + Duration::from_secs(2));
+    }
 }

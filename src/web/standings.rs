@@ -3,6 +3,7 @@
 //! server's results.
 
 use crate::results::{Crosstable, GameResult, Results, Tables};
+use parking_lot::Mutex;
 use serde::Serialize;
 use std::sync::Arc;
 
@@ -15,14 +16,45 @@ pub const MOST_LIMIT: usize = 1000;
 /// Results the standings page shows under the tables.
 const RECENT_SHOWN: usize = 20;
 
-/// `{"go": [...], "spectrangle": [...], "bkgo": [...]}`, rows in rank order.
-pub fn standings(results: &Results) -> String {
-    to_json(&results.tables())
+/// The tournament's JSON, written once per new result for every request and every
+/// viewer of the standings page (fifty projectors and phones want it at once).
+#[derive(Default)]
+pub struct Cache {
+    latest: Mutex<Option<Written>>,
 }
 
-/// `{"players": [...], "cells": [[{"wins": w, "losses": l}, ...], ...]}`.
-pub fn crosstable(results: &Results) -> String {
-    to_json(&results.crosstable())
+/// The JSON of one version of the results.
+#[derive(Clone)]
+pub struct Written {
+    /// Which version of the results (see `Results::version`).
+    pub version: u64,
+    /// `/api/standings`.
+    pub standings: Arc<str>,
+    /// `/api/crosstable`.
+    pub crosstable: Arc<str>,
+    /// The standings page's event.
+    pub page: Arc<str>,
+}
+
+impl Cache {
+    /// The JSON of the results as they are now: written again only after a new result.
+    /// Its lock is the web's alone (a game recording a result never waits for it).
+    pub fn get(&self, results: &Results) -> Written {
+        let version = results.version();
+        let mut latest = self.latest.lock();
+        if let Some(written) = latest.as_ref().filter(|w| w.version == version) {
+            return written.clone();
+        }
+        let (tables, crosstable) = (results.tables(), results.crosstable());
+        let written = Written {
+            version,
+            standings: to_json(&*tables).into(),
+            crosstable: to_json(&*crosstable).into(),
+            page: page_state(results, &tables, &crosstable).into(),
+        };
+        *latest = Some(written.clone());
+        written
+    }
 }
 
 /// `{"results": [...]}`, newest first, as many as `query`'s `limit` asks.
@@ -43,17 +75,17 @@ pub fn recent(results: &Results, query: Option<&str>) -> Result<String, String> 
 }
 
 /// The standings page's event: every table, the crosstable and the newest results.
-pub fn page_state(results: &Results) -> String {
+fn page_state(results: &Results, tables: &Tables, crosstable: &Crosstable) -> String {
     #[derive(Serialize)]
     struct PageState<'a> {
-        standings: Tables,
-        crosstable: Crosstable,
+        standings: &'a Tables,
+        crosstable: &'a Crosstable,
         results: Vec<&'a GameResult>,
     }
     let recent = results.recent(RECENT_SHOWN);
     to_json(&PageState {
-        standings: results.tables(),
-        crosstable: results.crosstable(),
+        standings: tables,
+        crosstable,
         results: recent.iter().map(Arc::as_ref).collect(),
     })
 }

@@ -96,18 +96,26 @@ impl<'a> Stream<'a> {
     }
 
     /// A game's stream: its state at once, then after each change; a finished game's
-    /// final state, then nothing but keep-alives until the viewer leaves.
+    /// final state, then nothing but keep-alives until the viewer leaves or the game
+    /// leaves the board (pushed out by newer finished games): then `gone`, as the
+    /// overview's stream says it, and the stream ends, its place free again.
     pub fn game(&self, key: GameKey) {
         let watch = self.live.watch(Some(key));
         self.head();
         self.send(&format!("retry: {RETRY_MS}\n\n"));
         let mut shown: Option<Arc<Snapshot>> = None;
         loop {
-            if let Some(latest) = self.live.game(key)
-                && shown.as_ref().is_none_or(|s| !Arc::ptr_eq(s, &latest))
-            {
-                self.event("state", &latest.state_json());
-                shown = Some(latest);
+            match self.live.game(key) {
+                Some(latest) => {
+                    if shown.as_ref().is_none_or(|s| !Arc::ptr_eq(s, &latest)) {
+                        self.event("state", &latest.state_json());
+                        shown = Some(latest);
+                    }
+                }
+                None => {
+                    self.event("gone", &gone_json(key));
+                    return;
+                }
             }
             if !self.next(watch.changes()) {
                 return;
@@ -119,7 +127,7 @@ impl<'a> Stream<'a> {
     /// crosstable, the newest results), and one after each game that ends. A result
     /// is recorded before its game publishes its end, so the wake-up of any change
     /// is enough: the stream sends only when the results changed.
-    pub fn standings(&self, results: &Results) {
+    pub fn standings(&self, results: &Results, cache: &super::standings::Cache) {
         let watch = self.live.watch(None);
         self.head();
         self.send(&format!("retry: {RETRY_MS}\n\n"));
@@ -127,8 +135,10 @@ impl<'a> Stream<'a> {
         loop {
             let version = results.version();
             if shown != Some(version) {
-                self.event("standings", &super::standings::page_state(results));
-                shown = Some(version);
+                // Written once for every viewer of this version.
+                let written = cache.get(results);
+                self.event("standings", &written.page);
+                shown = Some(written.version);
             }
             if !self.next(watch.changes()) {
                 return;

@@ -70,6 +70,11 @@ pub fn row(summary: &RoomSummary, now: Instant) -> GameRow {
         size: format!("{0}x{0}", summary.size),
         moves: summary.moves,
         turn: turn(summary),
+        // Only a game being played waits for someone.
+        waited: summary
+            .turn_since
+            .filter(|_| is_playing(summary))
+            .map(crate::frontend::waited),
         age: now.saturating_duration_since(summary.opened),
         result: summary.result.clone().unwrap_or_else(|| "-".to_string()),
     }

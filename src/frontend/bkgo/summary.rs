@@ -61,6 +61,8 @@ pub struct RoomSummary {
     pub moves: usize,
     /// Who is to move; `None` once the game is over.
     pub to_move: Option<Colour>,
+    /// Since when the player to move has been waited for, while the game goes on.
+    pub turn_since: Option<std::time::SystemTime>,
     /// How the current game ended, once it has.
     pub result: Option<String>,
     /// When the room opened (with the server).
@@ -76,6 +78,7 @@ impl RoomSummary {
             size,
             moves: 0,
             to_move: Some(Colour::Black),
+            turn_since: None,
             result: None,
             opened: Instant::now(),
         }

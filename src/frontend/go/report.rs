@@ -44,6 +44,7 @@ pub fn row(summary: &GameSummary, now: Instant) -> GameRow {
         size: summary.size.map_or("-".to_string(), |n| format!("{n}x{n}")),
         moves: summary.moves,
         turn: turn_of(summary),
+        waited: summary.turn_since.map(crate::frontend::waited),
         age: now.saturating_duration_since(summary.opened),
         result: summary.result.clone().unwrap_or_else(|| "-".to_string()),
     }

@@ -4,7 +4,7 @@
 use super::protocol::GameId;
 use crate::engine::go::{Colour, PlayedMove};
 use std::fmt;
-use std::time::Instant;
+use std::time::{Instant, SystemTime};
 
 /// Where a game is in its life.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,6 +46,8 @@ pub struct GameSummary {
     pub moves: usize,
     /// Whose turn it is while playing.
     pub to_move: Option<Colour>,
+    /// Since when the player to move has been waited for, while playing.
+    pub turn_since: Option<SystemTime>,
     /// When the game was opened.
     pub opened: Instant,
     /// How it ended, once it has.
@@ -64,6 +66,7 @@ impl GameSummary {
             size: None,
             moves: 0,
             to_move: None,
+            turn_since: None,
             opened: Instant::now(),
             result: None,
             record: None,

@@ -16,6 +16,7 @@ pub fn row(summary: &Summary, now: Instant) -> GameRow {
         size: "-".to_string(),
         moves: summary.moves,
         turn: summary.to_move.clone().unwrap_or_else(|| "-".to_string()),
+        waited: summary.turn_since.map(crate::frontend::waited),
         age: now.saturating_duration_since(summary.opened),
         result: summary.result.clone().unwrap_or_else(|| "-".to_string()),
     }

@@ -60,6 +60,8 @@ pub struct Summary {
     pub moves: usize,
     /// Whose turn it is while playing.
     pub to_move: Option<String>,
+    /// Since when the player to move has been waited for, while playing.
+    pub turn_since: Option<std::time::SystemTime>,
     /// When the lobby was opened.
     pub opened: Instant,
     /// How the game ended, once it has.
@@ -77,6 +79,7 @@ impl Summary {
             players: Vec::new(),
             moves: 0,
             to_move: None,
+            turn_since: None,
             opened: Instant::now(),
             result: None,
             record: None,

@@ -518,6 +518,29 @@
 
   // ---------------------------------------------------------------- side panel
 
+  /** "12 s", "3 min 05 s": a wait, whole seconds. */
+  function waitText(seconds) {
+    const s = Math.max(0, Math.floor(seconds));
+    return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, "0")} s`;
+  }
+
+  /** Shows how long the player to move has been waited for (`since`: RFC 3339), or null. */
+  function waitedFor(since) {
+    const start = Date.parse(since || "");
+    if (Number.isNaN(start)) return null;
+    const node = el("span", "waited");
+    node.dataset.since = String(start);
+    node.textContent = `waiting ${waitText((Date.now() - start) / 1000)}`;
+    return node;
+  }
+
+  // The wait counts on, once a second, without a message from the server.
+  setInterval(() => {
+    for (const node of document.querySelectorAll(".waited[data-since]")) {
+      node.textContent = `waiting ${waitText((Date.now() - Number(node.dataset.since)) / 1000)}`;
+    }
+  }, 1000);
+
   function statusLine(state) {
     const box = el("section", "card status-card");
     const top = append(el("div", "status-row"),
@@ -528,6 +551,8 @@
       const turn = el("p", "turn-line");
       turn.appendChild(el("span", "turn-label", "To play: "));
       turn.appendChild(el("strong", "turn-name", state.turn));
+      const waited = waitedFor(state.turn_since);
+      if (waited) turn.appendChild(waited);
       box.appendChild(turn);
     } else if (state.status === "waiting") {
       box.appendChild(el("p", "turn-line muted",

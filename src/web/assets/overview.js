@@ -41,6 +41,31 @@
     return `${n} ${n === 1 ? noun : plural || noun + "s"}`;
   }
 
+  // ---------------------------------------------------------------- how long a turn waits
+
+  /** "12 s", "3 min 05 s": a wait, whole seconds. */
+  function waitText(seconds) {
+    const s = Math.max(0, Math.floor(seconds));
+    return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, "0")} s`;
+  }
+
+  /** Shows how long the player to move has been waited for (`since`: RFC 3339), or null. */
+  function waitedFor(since) {
+    const start = Date.parse(since || "");
+    if (Number.isNaN(start)) return null;
+    const node = el("span", "waited");
+    node.dataset.since = String(start);
+    node.textContent = `waiting ${waitText((Date.now() - start) / 1000)}`;
+    return node;
+  }
+
+  // Every wait on the page counts on, once a second, without a message from the server.
+  setInterval(() => {
+    for (const node of document.querySelectorAll(".waited[data-since]")) {
+      node.textContent = `waiting ${waitText((Date.now() - Number(node.dataset.since)) / 1000)}`;
+    }
+  }, 1000);
+
   const keyOf = (game) => `${game.front}/${game.id}`;
   const sectionOf = (game) => (game.status === "finished" ? "finished" : "live");
 
@@ -77,7 +102,11 @@
         item.appendChild(icon);
       }
       item.appendChild(el("span", "name", player.name === null ? "free seat" : player.name));
-      if (toMove) item.appendChild(el("span", "tag", "to play"));
+      if (toMove) {
+        item.appendChild(el("span", "tag", "to play"));
+        const waited = waitedFor(game.turn_since);
+        if (waited) item.appendChild(waited);
+      }
       return item;
     });
   }

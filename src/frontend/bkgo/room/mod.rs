@@ -173,6 +173,8 @@ struct Room {
     ending: Option<Ending>,
     /// A game's end that waits for its result to be on disk.
     pending_end: Option<PendingEnd>,
+    /// Since when the player to move has been waited for, and the game and move then.
+    turn_since: (SystemTime, (u32, usize)),
 }
 
 impl Room {
@@ -209,6 +211,7 @@ impl Room {
             name: None,
             ending: None,
             pending_end: None,
+            turn_since: (started, (1, 0)),
         }
     }
 

@@ -12,6 +12,11 @@ impl Room {
     /// Publishes the summary the console reads, and the snapshot the web board shows
     /// (`bkgo/1`: the room is always listed), after every event.
     pub(super) fn publish(&mut self) {
+        // A move made (or a new game): the next player is waited for from now.
+        let turns = (self.number, self.game.moves().len());
+        if turns != self.turn_since.1 {
+            self.turn_since = (SystemTime::now(), turns);
+        }
         self.publish_summary();
         // Chat changes nothing the board shows: nothing is built for it.
         let mark = (
@@ -56,6 +61,8 @@ impl Room {
             turn: (status == live::Status::Playing)
                 .then(|| self.members.holder_name(self.game.to_move()))
                 .flatten(),
+            turn_since: (status == live::Status::Playing)
+                .then(|| crate::results::result::at(self.turn_since.0)),
             result: self.ending.as_ref().map(|e| e.text.clone()),
             watchers: Some(watchers),
         };
@@ -92,6 +99,7 @@ impl Room {
         summary.size = self.game.size();
         summary.moves = self.game.moves().len();
         summary.to_move = (!self.game.is_over()).then(|| self.game.to_move());
+        summary.turn_since = summary.to_move.map(|_| self.turn_since.0);
         summary.result = self.ending.as_ref().map(|e| e.text.clone());
     }
 

@@ -144,6 +144,20 @@ pub fn start_rounds(registry: &Arc<Registry>) -> io::Result<Option<JoinHandle<()
         return Ok(None);
     };
     let registry = Arc::clone(registry);
+    if let Some(arena) = &registry.context.settings.arena {
+        log::info!(
+            "arena: pairs the waiting players every {} s on {n}x{n}; {}",
+            arena.round.as_secs(),
+            match arena.move_clock {
+                Some(clock) => format!(
+                    "{} s a move (--move-timeout; 0 turns the clock off)",
+                    clock.as_secs()
+                ),
+                None => "no move clock (--move-timeout 0)".to_string(),
+            },
+            n = arena.size
+        );
+    }
     let stop = registry.context.shutdown.signal();
     thread::Builder::new()
         .name("arena".into())
@@ -190,8 +204,8 @@ impl Registry {
             .results
             .tables()
             .go
-            .into_iter()
-            .map(|row| (row.name, row.rating as f64))
+            .iter()
+            .map(|row| (row.name.clone(), row.rating as f64))
             .collect();
         let mut opened = Vec::new();
         {

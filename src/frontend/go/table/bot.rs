@@ -100,7 +100,7 @@ impl Table {
     /// timeout, so the bot never loses on time.
     fn bot_think(&self) -> Duration {
         let think = self.context.settings.bot_think;
-        match self.context.settings.move_timeout {
+        match self.move_timeout() {
             Some(timeout) => think.min(timeout / 2),
             None => think,
         }

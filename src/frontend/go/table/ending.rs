@@ -127,11 +127,7 @@ impl Table {
             Phase::Playing => {
                 let Some(game) = &self.game else { return };
                 let late = game.to_move();
-                let seconds = self
-                    .context
-                    .settings
-                    .move_timeout
-                    .map_or(0, |t| t.as_secs());
+                let seconds = self.move_timeout().map_or(0, |t| t.as_secs());
                 let message = format!(
                     "{} did not move within {seconds} s: {} wins",
                     self.name_of(late),

@@ -180,6 +180,7 @@ impl Table {
         self.phase = Phase::Playing;
         self.rematch = [None, None];
         self.started = SystemTime::now();
+        self.turn_since = self.started;
         let limit = self.context.settings.moves_per_point * config.size * config.size;
         self.record = Some(GoRecord::start(game, self.started, limit));
         self.ended_with = None;
@@ -189,6 +190,15 @@ impl Table {
     }
 
     pub(super) fn move_deadline(&self) -> Option<Instant> {
-        deadline_in(self.context.settings.move_timeout)
+        deadline_in(self.move_timeout())
+    }
+
+    /// How long a player has for each move: the arena's clock in an arena game, else
+    /// `--move-timeout`.
+    pub(super) fn move_timeout(&self) -> Option<std::time::Duration> {
+        match (&self.arranged, &self.context.settings.arena) {
+            (Some(_), Some(arena)) => arena.move_clock,
+            _ => self.context.settings.move_timeout,
+        }
     }
 }

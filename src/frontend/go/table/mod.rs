@@ -270,6 +270,9 @@ struct Table {
     rematch: [Option<bool>; 2],
     /// When the current round started, and which round it is (rematches count up).
     started: SystemTime,
+    /// When the player to move began to be waited for (the round's start, or the last
+    /// move).
+    turn_since: SystemTime,
     round: u32,
     /// The source of the game's random colours.
     rng: Rng,
@@ -315,6 +318,7 @@ impl Table {
             deadline: None,
             rematch: [None, None],
             started: SystemTime::now(),
+            turn_since: SystemTime::now(),
             round: 0,
             bot_seed: rng.next_u64(),
             rng,

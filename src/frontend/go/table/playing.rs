@@ -69,6 +69,7 @@ impl Table {
         if let Some(record) = &self.record {
             record.log.push(colour, mv, size);
         }
+        self.turn_since = std::time::SystemTime::now();
         let index = match mv {
             Move::Pass => -1,
             Move::Play(point) => i64::try_from(point.index(size)).unwrap_or(-1),

@@ -76,6 +76,8 @@ impl Table {
                 }
                 _ => None,
             },
+            turn_since: (status == live::Status::Playing)
+                .then(|| crate::results::result::at(self.turn_since)),
             result,
             watchers: None,
         };
@@ -115,6 +117,7 @@ impl Table {
             Phase::Playing => self.game.as_ref().map(go::Game::to_move),
             _ => None,
         };
+        summary.turn_since = (self.phase == Phase::Playing).then_some(self.turn_since);
     }
 
     pub(super) fn view(&self) -> GameView {

@@ -155,6 +155,8 @@ struct Table {
     bot_due: Option<Instant>,
     /// What the web board last got: phase, members, ready, moves (see `view`).
     published: Option<(Phase, usize, usize, usize)>,
+    /// Since when the player to move has been waited for, and the turns taken then.
+    turn_since: (std::time::SystemTime, usize),
     /// When the game started (START) and ended, and its SCORE line without the
     /// keyword, for the web board.
     started_at: Option<SystemTime>,
@@ -186,6 +188,7 @@ impl Table {
             brake: Brake::default(),
             bot_due: None,
             published: None,
+            turn_since: (std::time::SystemTime::now(), 0),
             started_at: None,
             ended_at: None,
             score_line: None,

@@ -12,8 +12,12 @@ impl Table {
     /// Publishes the summary the console reads, and the snapshot the web board shows;
     /// runs after every event, and builds the snapshot only after a change.
     pub(super) fn publish(&mut self) {
-        self.publish_summary();
         let moves = self.game.as_ref().map_or(0, |g| g.history().len());
+        // A turn taken (or the game started): the next player is waited for from now.
+        if moves != self.turn_since.1 || self.published.is_some_and(|p| p.0 != self.phase) {
+            self.turn_since = (std::time::SystemTime::now(), moves);
+        }
+        self.publish_summary();
         let mark = (self.phase, self.seats.len(), self.ready.len(), moves);
         if self.published == Some(mark) {
             return;
@@ -73,6 +77,8 @@ impl Table {
                 (Phase::Playing, Some(game)) => Some(self.name_of(game.to_move())),
                 _ => None,
             },
+            turn_since: (self.phase == Phase::Playing)
+                .then(|| crate::results::result::at(self.turn_since.0)),
             result: self.score_line.clone(),
             watchers: None,
         };
@@ -135,6 +141,7 @@ impl Table {
             Phase::Playing => self.game.as_ref().map(|g| self.name_of(g.to_move())),
             _ => None,
         };
+        summary.turn_since = (self.phase == Phase::Playing).then_some(self.turn_since.0);
     }
 
     pub(super) fn view(&self) -> TableView {
