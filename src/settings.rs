@@ -57,6 +57,10 @@ pub struct Settings {
     pub bkgo: BkgoSettings,
     /// Web connections open at once (`--max-web-clients`); one more gets 503.
     pub max_web_clients: usize,
+    /// How long a web connection may sit idle between requests, and how long a
+    /// request head may take to arrive whole ([`WEB_HEAD_TIMEOUT`]; no flag sets it:
+    /// tests shorten it).
+    pub web_head_timeout: Duration,
     /// The GO! arena (`--arena`): the server pairs players in rounds; none: GO!'s
     /// usual leader-and-partner matchmaking.
     pub arena: Option<ArenaSettings>,
@@ -108,6 +112,11 @@ pub const DEFAULT_BOARD_SIZE: usize = 9;
 /// Web connections open at once unless told otherwise.
 pub const DEFAULT_MAX_WEB_CLIENTS: usize = 256;
 
+/// WEB.md: an idle keep-alive connection is closed after 30 s, and so is one whose
+/// request head has not wholly arrived 30 s after it began (the accept for the first
+/// request, the first byte for a later one).
+pub const WEB_HEAD_TIMEOUT: Duration = Duration::from_secs(30);
+
 /// How long the practice bot thinks about a move unless told otherwise.
 pub const DEFAULT_BOT_THINK: Duration = Duration::from_millis(300);
 
@@ -133,6 +142,7 @@ impl Default for Settings {
             bot_playouts: None,
             bkgo: BkgoSettings::default(),
             max_web_clients: DEFAULT_MAX_WEB_CLIENTS,
+            web_head_timeout: WEB_HEAD_TIMEOUT,
             arena: None,
         }
     }

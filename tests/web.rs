@@ -11,6 +11,9 @@ use goserver::settings::Settings;
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread;
 use std::time::{Duration, Instant};
 
 /// An HTTP response as the tests read it.
@@ -931,4 +934,109 @@ fn the_standings_are_worked_out_once_per_result_for_fifty_viewers() {
     assert_eq!(get(web, "/api/standings").status, 200);
     // Fifty viewers and a request: the tables were worked out once.
     assert_eq!(results.builds(), before + 1);
+}
+
+/// Writes `head` to `stream` one byte every 100 ms, over and over, until `stop` or a
+/// write fails (the server closed the connection), for at most 20 s.
+fn trickle(
+    stream: &TcpStream,
+    head: &'static [u8],
+    stop: Arc<AtomicBool>,
+) -> thread::JoinHandle<()> {
+    let mut stream = stream.try_clone().expect("clone");
+    thread::spawn(move || {
+        let until = Instant::now() + Duration::from_secs(20);
+        for byte in head.iter().cycle() {
+            if stop.load(Ordering::SeqCst) || Instant::now() > until {
+                return;
+            }
+            if stream.write_all(&[*byte]).is_err() {
+                return;
+            }
+            thread::sleep(Duration::from_millis(100));
+        }
+    })
+}
+
+/// Everything the server sends on `stream` until it closes it.
+fn read_until_closed(stream: &TcpStream) -> String {
+    let mut stream = stream.try_clone().expect("clone");
+    stream.set_read_timeout(Some(PATIENCE)).expect("timeout");
+    let mut got = Vec::new();
+    let mut chunk = [0u8; 1024];
+    loop {
+        match stream.read(&mut chunk) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => got.extend_from_slice(&chunk[..n]),
+        }
+    }
+    String::from_utf8_lossy(&got).into_owned()
+}
+
+#[test]
+fn a_request_head_trickled_byte_by_byte_is_closed_at_its_deadline_while_a_viewer_is_served() {
+    let timeout = Duration::from_secs(1);
+    let server = TestServer::with_web(
+        Settings {
+            web_head_timeout: timeout,
+            ..settings()
+        },
+        &[Protocol::Go],
+    );
+    let web = server.web();
+    let slow_head: &'static [u8] = b"GET /api/games HTTP/1.1\r\nHost: lab\r\nX-Slow: ";
+    let refusal = "HTTP/1.1 408 Request Timeout\r\n";
+
+    // The first request's head is due a second after the accept, however its bytes
+    // trickle in (a timeout per read would wait for ever).
+    let stop = Arc::new(AtomicBool::new(false));
+    let opened = Instant::now();
+    let slow = TcpStream::connect(web).expect("connect");
+    let writer = trickle(&slow, slow_head, Arc::clone(&stop));
+    // Meanwhile a viewer is served as usual.
+    assert_eq!(get(web, "/api/games").status, 200);
+    let answer = read_until_closed(&slow);
+    let took = opened.elapsed();
+    stop.store(true, Ordering::SeqCst);
+    let _ = writer.join();
+    assert!(answer.starts_with(refusal), "{answer:?}");
+    assert!(
+        answer.ends_with("the request's head did not arrive whole within 1 s\n"),
+        "{answer:?}"
+    );
+    assert!(
+        took >= timeout - Duration::from_millis(50),
+        "closed after {took:?}"
+    );
+    assert!(took < Duration::from_secs(10), "closed after {took:?}");
+
+    // A later request's head is due a second after its first byte: an idle pause
+    // before it does not count against it.
+    let stop = Arc::new(AtomicBool::new(false));
+    let kept = TcpStream::connect(web).expect("connect");
+    (&kept)
+        .write_all(b"GET /api/games HTTP/1.1\r\nHost: lab\r\n\r\n")
+        .expect("send");
+    let mut reader = BufReader::new(kept.try_clone().expect("clone"));
+    assert_eq!(read_answer(&mut reader, false).status, 200);
+    thread::sleep(timeout / 2);
+    let began = Instant::now();
+    let writer = trickle(&kept, slow_head, Arc::clone(&stop));
+    let answer = read_until_closed(&kept);
+    let took = began.elapsed();
+    stop.store(true, Ordering::SeqCst);
+    let _ = writer.join();
+    assert!(answer.starts_with(refusal), "{answer:?}");
+    assert!(
+        took >= timeout - Duration::from_millis(50),
+        "closed after {took:?}"
+    );
+    assert!(took < Duration::from_secs(10), "closed after {took:?}");
+
+    // A connection that sends nothing is closed at its deadline, with nothing said.
+    let silent = TcpStream::connect(web).expect("connect");
+    let opened = Instant::now();
+    assert_eq!(read_until_closed(&silent), "");
+    assert!(opened.elapsed() >= timeout - Duration::from_millis(50));
+    assert_eq!(get(web, "/api/games").status, 200);
 }

@@ -5,7 +5,7 @@
 use crate::net::Connection;
 use std::fmt::Write as _;
 use std::io::{ErrorKind, Read};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The most a request line and its headers may take; past it the request is refused
 /// (414 or 431) and the connection closed.
@@ -18,9 +18,8 @@ const USUAL_HEADERS: usize = 64;
 /// end): a head with more is over the limit anyway, so only the size refuses a head.
 const MAX_HEADERS: usize = HEAD_LIMIT / 3;
 
-/// How long a connection may sit between requests, or in the middle of one, before it
-/// is closed (WEB.md: an idle keep-alive connection is closed after 30 s).
-pub const IDLE_TIMEOUT: Duration = Duration::from_secs(30);
+/// The shortest read timeout set: the socket refuses a zero timeout.
+const LEAST_WAIT: Duration = Duration::from_millis(1);
 
 /// The request's method, as far as this read-only server cares.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -57,19 +56,41 @@ pub enum Next {
 
 /// Reads request heads from a connection, keeping what follows one (a pipelined
 /// request) for the next.
-#[derive(Default)]
+///
+/// A head has one deadline for all of it, not a timeout per read: a client that
+/// trickles a byte every few seconds would reset a per-read timeout for ever, holding
+/// a `--max-web-clients` place.
 pub struct RequestReader {
     buffer: Vec<u8>,
+    /// The idle bound, and how long a head may take.
+    timeout: Duration,
+    /// When the connection was accepted, until its first request is read: that
+    /// request's head is due `timeout` after it.
+    accepted: Option<Instant>,
 }
 
 impl RequestReader {
-    /// Reads the next request head from `conn`, waiting at most [`IDLE_TIMEOUT`] for
-    /// each piece of it.
+    /// A reader for a connection accepted at `accepted`, whose heads are due within
+    /// `timeout` (and which may sit idle that long between requests).
+    pub fn new(accepted: Instant, timeout: Duration) -> RequestReader {
+        RequestReader {
+            buffer: Vec::new(),
+            timeout,
+            accepted: Some(accepted),
+        }
+    }
+
+    /// Reads the next request head from `conn`: the first one within the timeout of
+    /// the accept, a later one within the timeout of its first byte (and that byte
+    /// within the timeout of the last answer).
     pub fn next(&mut self, conn: &Connection) -> Next {
         let stream = conn.stream();
-        if stream.set_read_timeout(Some(IDLE_TIMEOUT)).is_err() {
-            return Next::Ended;
-        }
+        let mut due = match self.accepted.take() {
+            Some(accepted) => Some(accepted + self.timeout),
+            // A pipelined head began before this call: it is due from now.
+            None if !self.buffer.is_empty() => Some(Instant::now() + self.timeout),
+            None => None,
+        };
         loop {
             if let Some(next) = self.parse() {
                 return next;
@@ -77,24 +98,42 @@ impl RequestReader {
             if self.buffer.len() >= HEAD_LIMIT {
                 return Next::Refused(too_long(&self.buffer));
             }
+            let wait = due.map_or(self.timeout, |due| {
+                due.saturating_duration_since(Instant::now())
+            });
+            if wait.is_zero() || stream.set_read_timeout(Some(wait.max(LEAST_WAIT))).is_err() {
+                return self.late();
+            }
             let mut chunk = [0u8; 2048];
             let room = (HEAD_LIMIT - self.buffer.len()).min(chunk.len());
             match (&*stream).read(&mut chunk[..room]) {
                 Ok(0) => return Next::Ended,
-                Ok(n) => self.buffer.extend_from_slice(&chunk[..n]),
+                Ok(n) => {
+                    self.buffer.extend_from_slice(&chunk[..n]);
+                    due.get_or_insert_with(|| Instant::now() + self.timeout);
+                }
                 Err(e) if e.kind() == ErrorKind::Interrupted => {}
                 Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {
-                    return if self.buffer.is_empty() {
-                        Next::Ended
-                    } else {
-                        Next::Refused(Response::text(
-                            408,
-                            "the request did not arrive within 30 s",
-                        ))
-                    };
+                    return self.late();
                 }
                 Err(_) => return Next::Ended,
             }
+        }
+    }
+
+    /// The end of a connection whose head did not arrive in time: silence is simply
+    /// closed; a head begun and not finished gets 408.
+    fn late(&self) -> Next {
+        if self.buffer.is_empty() {
+            Next::Ended
+        } else {
+            Next::Refused(Response::text(
+                408,
+                &format!(
+                    "the request's head did not arrive whole within {} s",
+                    self.timeout.as_secs_f64()
+                ),
+            ))
         }
     }
 
@@ -281,7 +320,7 @@ mod tests {
     use super::*;
 
     fn parse(text: &str) -> Option<Next> {
-        let mut reader = RequestReader::default();
+        let mut reader = RequestReader::new(Instant::now(), Duration::from_secs(30));
         reader.buffer.extend_from_slice(text.as_bytes());
         reader.parse()
     }

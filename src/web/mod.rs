@@ -133,7 +133,8 @@ impl Web {
         };
         // Out of `open` and closed when its serving ends, however it ends.
         let _serving = Serving::new(&self.open, &conn);
-        let mut reader = RequestReader::default();
+        let mut reader =
+            RequestReader::new(conn.connected_at, self.server.settings.web_head_timeout);
         loop {
             let request = match reader.next(&conn) {
                 Next::Request(request) => request,
