@@ -29,6 +29,11 @@
 # BOT_THINK_MS (1000), GNUGO_LEVEL (10), BOT_SIZE (9), BOT_KOMI (7), GNUGO
 # (/usr/games/gnugo).
 #
+# BEFORE_REF (default 9d1253b, the main of issue 27; "none" skips it): that commit is
+# built in a git worktree under target/bench-before and runs beside this one, GO! only;
+# every round of step 2 runs the same 64 games on it right after this build's, so the
+# figure before and after a change comes from one run.
+#
 # A 2-core machine is noisy (the floor alone varies by up to a factor of two between
 # runs), so steps 1 to 3 are repeated ROUNDS times, each server run right after its
 # floors, and the verdicts use the median of the rounds.
@@ -62,9 +67,31 @@ $CARGO build --release --workspace --bins >&2
 LOADGEN=target/release/loadgen
 SERVER=target/release/goserver
 
+# The server before (BEFORE_REF), built once in its own worktree and target directory.
+BEFORE_REF=${BEFORE_REF:-9d1253b}
+BEFORE_SERVER=
+if [[ $BEFORE_REF != none ]]; then
+    BEFORE_DIR=target/bench-before
+    BEFORE_COMMIT=$(git rev-parse --short "$BEFORE_REF^{commit}" 2>/dev/null || true)
+    if [[ -z $BEFORE_COMMIT ]]; then
+        echo "bench: BEFORE_REF $BEFORE_REF is not a commit here: the before-and-after step is skipped" >&2
+    else
+        if [[ ! -d $BEFORE_DIR/src ]]; then
+            git worktree add --force --detach "$BEFORE_DIR/src" "$BEFORE_COMMIT" >&2
+        else
+            git -C "$BEFORE_DIR/src" checkout --quiet --detach "$BEFORE_COMMIT"
+        fi
+        $CARGO build --release --bin goserver --manifest-path "$BEFORE_DIR/src/Cargo.toml" \
+            --target-dir "$BEFORE_DIR/target" >&2
+        BEFORE_SERVER=$BEFORE_DIR/target/release/goserver
+    fi
+fi
+
 LOG=$(mktemp -t goserver-bench.XXXXXX)
 SERVER_PID=
+BEFORE_PID=
 cleanup() {
+    if [[ -n "$BEFORE_PID" ]]; then kill "$BEFORE_PID" 2>/dev/null || true; fi
     if [[ -n "$SERVER_PID" ]] && kill -0 "$SERVER_PID" 2>/dev/null; then
         kill "$SERVER_PID" 2>/dev/null || true
         for _ in $(seq 50); do kill -0 "$SERVER_PID" 2>/dev/null || break; sleep 0.1; done
@@ -108,6 +135,21 @@ run() {
 
 start_server
 ADDR=127.0.0.1:$PORT
+BEFORE_ADDR=
+if [[ -n $BEFORE_SERVER ]]; then
+    BEFORE_PORT=$("$LOADGEN" free-port)
+    "$BEFORE_SERVER" --host 127.0.0.1 --port "$BEFORE_PORT" --spectrangle-port off --bkgo-port off \
+        --web-port off --no-console --log-level warn 2>/dev/null </dev/null &
+    BEFORE_PID=$!
+    for _ in $(seq 100); do
+        if (exec 3<>"/dev/tcp/127.0.0.1/$BEFORE_PORT") 2>/dev/null; then
+            BEFORE_ADDR=127.0.0.1:$BEFORE_PORT
+            break
+        fi
+        sleep 0.05
+    done
+    [[ -n $BEFORE_ADDR ]] || echo "bench: the server before ($BEFORE_COMMIT) did not start" >&2
+fi
 GAME_ARGS=(--addr "$ADDR" --moves "$MOVES" --size "$SIZE")
 SECONDS=0
 
@@ -128,6 +170,7 @@ FLOOR_ARGS=(--reply-len "$REPLY_LEN")
 # games p99), the server's own figures, and pairing p50s.
 PP_E=() TP_E=() P99_E=() PP_R=() TP_R=() P99_R=()
 G1_P50=() G64_OPS=() R64_OPS=() PAIR1=() PAIR64=()
+TP_BEFORE=() B64_OPS=()
 GAME_ERRORS=0 PAIR_ERRORS=0 EXIT_UNANSWERED=0
 for round in $(seq "$ROUNDS"); do
     run echo1   "$LOADGEN" echo  --pairs 1 --rounds "$ECHO_ROUNDS" "${FLOOR_ARGS[@]}"
@@ -136,6 +179,13 @@ for round in $(seq "$ROUNDS"); do
     run echo64  "$LOADGEN" echo  --pairs 64 --rounds "$((ECHO_ROUNDS / 4))" "${FLOOR_ARGS[@]}"
     run relay64 "$LOADGEN" relay --pairs 64 --rounds "$((ECHO_ROUNDS / 4))" "${FLOOR_ARGS[@]}"
     run game64  "$LOADGEN" games "${GAME_ARGS[@]}" --games "$PAR_GAMES" --concurrent 64 --prefix "q${round}_" --timeout 120
+    if [[ -n $BEFORE_ADDR ]]; then
+        run game64_before "$LOADGEN" games --addr "$BEFORE_ADDR" --moves "$MOVES" --size "$SIZE" \
+            --games "$PAR_GAMES" --concurrent 64 --prefix "b${round}_" --timeout 120
+        TP_BEFORE+=("$(ratio "$(field "$R_game64_before" ops_per_s)" "$(field "$R_relay64" ops_per_s)")")
+        B64_OPS+=("$(whole "$(field "$R_game64_before" ops_per_s)")")
+        GAME_ERRORS=$((GAME_ERRORS + $(count "$R_game64_before" errors)))
+    fi
     run pair1   "$LOADGEN" pairing --addr "$ADDR" --size "$SIZE" --games "$PAIR_GAMES" --concurrent 1 --prefix "m${round}_"
     run pair64  "$LOADGEN" pairing --addr "$ADDR" --size "$SIZE" --games "$PAIR64_GAMES" --concurrent 64 --prefix "n${round}_"
     PP_E+=("$(ratio "$(field "$R_game1" p50)" "$(field "$R_echo1" p50)")")
@@ -153,6 +203,11 @@ for round in $(seq "$ROUNDS"); do
     PAIR_ERRORS=$((PAIR_ERRORS + $(count "$R_pair1" errors) + $(count "$R_pair64" errors)))
     EXIT_UNANSWERED=$((EXIT_UNANSWERED + $(count "$R_pair1" exit_unanswered) + $(count "$R_pair64" exit_unanswered)))
 done
+if [[ -n "$BEFORE_PID" ]]; then
+    kill "$BEFORE_PID" 2>/dev/null || true
+    wait "$BEFORE_PID" 2>/dev/null || true
+    BEFORE_PID=
+fi
 sleep 1 # let the previous clients' threads go
 run hold   "$LOADGEN" hold --addr "$ADDR" --clients "$HOLD_CLIENTS" --server-pid "$SERVER_PID" \
     --hold-secs "$HOLD_SECS" --timeout 90
@@ -294,12 +349,20 @@ pairing_row() { # label result: games per second only
     row "echo floor, 64 pairs (128 conns)" "$R_echo64"
     row "relay floor, 64 pairs (128 conns)" "$R_relay64"
     row "server, 64 games at once ($PAR_GAMES in all)" "$R_game64"
+    if [[ -n ${R_game64_before:-} ]]; then
+        row "server before ($BEFORE_COMMIT), 64 games at once ($PAR_GAMES in all)" "$R_game64_before"
+    fi
     pairing_row "server, pairing 1 game at a time ($PAIR_GAMES in all)" "$R_pair1"
     pairing_row "server, pairing 64 games at once ($PAIR64_GAMES in all)" "$R_pair64"
     echo
     echo "| target | measured | verdict |"
     echo "| --- | --- | --- |"
     echo "| 64 games moves/s ≥ 0.8x relay round trips/s (issue 12) | median ${tp_r}x (rounds: ${TP_R[*]}); medians: server $(median "${G64_OPS[@]}") moves/s, relay $(median "${R64_OPS[@]}")/s; p99 median ${p99_r}x relay p99 (rounds: ${P99_R[*]}) | $(verdict "$tp_r_ok") |"
+    if ((${#TP_BEFORE[@]} > 0)); then
+        tp_b=$(median "${TP_BEFORE[@]}")
+        before_ok=$(check "$tp_r" "$GAME_ERRORS" 'r >= 0.67')
+        echo "| 64 games moves/s ≥ 0.67x relay, before and after in one run (issue 27; goal 0.8x) | after (this build): median ${tp_r}x; before ($BEFORE_COMMIT): median ${tp_b}x (rounds: ${TP_BEFORE[*]}); medians: before $(median "${B64_OPS[@]}") moves/s, after $(median "${G64_OPS[@]}") moves/s, relay $(median "${R64_OPS[@]}")/s | $(verdict "$before_ok") |"
+    fi
     echo "| 1 game p50 ≤ 2x relay p50, stable (issue 12) | median ${pp_r}x, spread $(spread "${PP_R[@]}")x (rounds: ${PP_R[*]}); server p50 µs by round: ${G1_P50[*]} | $(verdict "$pp_r_ok") |"
     echo "| pairing p50 < 200 µs, 1 game at a time (issue 12) | median ${pair1} µs, spread $(spread "${PAIR1[@]}") (rounds: ${PAIR1[*]}) | $(verdict "$pair1_ok") |"
     echo "| pairing p50 < 1 ms, 64 games at once (issue 12) | median ${pair64} µs, spread $(spread "${PAIR64[@]}") (rounds: ${PAIR64[*]}) | $(verdict "$pair64_ok") |"
