@@ -13,6 +13,7 @@
 //!
 //! - [`options`]: the subcommand's flags.
 //! - [`case`]: a case (id, section, title, the sentence it checks), its verdict.
+//! - [`step`]: a step of a case, and why it failed (expected, got, boards).
 //! - [`probe`]: what a case runs with: the server's address, the waits, names.
 //! - [`wire`]: one connection of a case: bounded reads and writes, every line logged.
 //! - [`log`]: a case's wire log.
@@ -32,6 +33,7 @@ pub mod probe;
 pub mod report;
 pub mod run;
 pub mod spectrangle;
+pub mod step;
 pub mod target;
 pub mod wire;
 

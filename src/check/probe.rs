@@ -1,7 +1,7 @@
 //! What a case runs with: the server's address, the waits, the case's wire log, its
 //! clients' names, and the boards it shows. Cases know the server only through this.
 
-use super::case::{Failure, Step};
+use super::step::{Failure, Step};
 use super::log::WireLog;
 use super::wire::Wire;
 use parking_lot::Mutex;
@@ -61,6 +61,9 @@ pub struct Probe {
     sockets: Sockets,
     shots: Vec<Shot>,
     clients: usize,
+    /// Labels the clients in the log instead of `A`, `B`, ... (the check after a
+    /// case: `alive`).
+    label: Option<&'static str>,
     /// Connections kept open until the case ends, by no client of the case's.
     kept: Vec<Wire>,
 }
@@ -76,8 +79,17 @@ impl Probe {
             sockets,
             shots: Vec::new(),
             clients: 0,
+            label: None,
             kept: Vec::new(),
         }
+    }
+
+    /// Labels this probe's clients `label` in the log (`label`, `label2`, ...), so that
+    /// they stand apart from the case's own `A`, `B`, ...
+    #[must_use]
+    pub fn labelled(mut self, label: &'static str) -> Probe {
+        self.label = Some(label);
+        self
     }
 
     /// Keeps `wire` open until the case ends (a client that joined a stray game).
@@ -105,7 +117,11 @@ impl Probe {
     ///
     /// The server does not accept the connection within the answer timeout.
     pub fn connect_at_once(&mut self) -> Step<Wire> {
-        let who = label(self.clients);
+        let who = match self.label {
+            Some(label) if self.clients == 0 => label.to_string(),
+            Some(label) => format!("{label}{}", self.clients + 1),
+            None => label(self.clients),
+        };
         self.clients += 1;
         let wire = Wire::connect(self.addr, &who, &self.log, self.timing.answer)?;
         if let Ok(handle) = wire.handle() {

@@ -266,7 +266,8 @@ fn after_case(
         return (keep_first_failure(verdict, failure), false);
     }
     log.note("after the case: does a fresh client get an answer?");
-    let mut probe = Probe::new(served.addr, timing, format!("{tag}x"), Sockets::default());
+    let mut probe =
+        Probe::new(served.addr, timing, format!("{tag}x"), Sockets::default()).labelled("alive");
     probe.log = log.clone();
     match (suite.alive)(&mut probe) {
         Ok(()) => (verdict, true),

@@ -4,7 +4,7 @@
 //! bytes cannot stretch it), a line by [`MAX_LINE_BYTES`], so that a server sending
 //! megabytes without a newline is one event, not a memory leak.
 
-use super::case::{Failure, Step};
+use super::step::{Failure, Step};
 use super::log::{Direction, WireLog};
 use crate::net::{DeadlineReader, Incoming, LineLimits, LineReader, ReadError};
 use std::io::Write;

@@ -16,11 +16,13 @@ pub mod play;
 pub mod robustness;
 pub mod rules;
 
-use super::case::{Section, Step};
+use super::case::{Failure, Section, Step};
 use super::probe::Probe;
 use super::run::Suite;
 use crate::frontend::go::protocol::{ClientCommand, ServerMessage};
+use super::wire::Heard;
 use client::GoClient;
+use std::time::Duration;
 
 /// The sections, in the order of the protocol document.
 pub const SECTIONS: [Section; 7] = [
@@ -53,26 +55,59 @@ pub fn suite() -> Suite {
     }
 }
 
-/// Whether a fresh client gets an answer to a HANDSHAKE. It then leaves the game it
-/// was given with EXIT and waits (briefly) for the server to close it, so that the next
-/// case does not find it waiting.
+/// Whether a fresh client gets an answer to a HANDSHAKE. A case may leave a game
+/// waiting for a partner on a server that does not notice its leader has gone; the
+/// fresh client then joins that game, and a server that tells the leader, not the
+/// partner, says nothing to it. So when the first fresh client hears nothing within the
+/// quiet window, a second one, which leads a game of its own, asks too: the server is
+/// alive if either is answered. Each then leaves the game it was given with EXIT and
+/// waits (briefly) for the server to close it, so that the next case does not find it
+/// waiting.
 ///
 /// # Errors
 ///
-/// No answer within the answer timeout.
+/// Neither client is answered within the answer timeout.
 pub fn alive(probe: &mut Probe) -> Step<()> {
+    let quiet = probe.quiet();
     let name = probe.name("alive");
-    let mut client = GoClient::connect(probe, &name)?;
-    client.send(&ClientCommand::Handshake { name: name.clone() })?;
-    let line = client.wire().line("an answer to HANDSHAKE")?;
-    if let Ok(ServerMessage::AcknowledgeHandshake { game_id, .. }) = ServerMessage::parse(&line) {
+    let mut first = GoClient::connect(probe, &name)?;
+    first.send(&ClientCommand::Handshake { name: name.clone() })?;
+    let heard = first.hear(quiet);
+    if let Heard::Line(line) = &heard {
+        leave(&mut first, &name, line, quiet)?;
+        first.close();
+        return Ok(());
+    }
+    if heard == Heard::Closed {
+        return Err(Failure::new(
+            "an answer to HANDSHAKE",
+            Heard::Closed.describe(),
+        ));
+    }
+    probe.note("no answer yet: a second fresh client asks too (the first may have joined a game left waiting)");
+    let second_name = probe.name("alive2");
+    let mut second = GoClient::connect(probe, &second_name)?;
+    second.send(&ClientCommand::Handshake {
+        name: second_name.clone(),
+    })?;
+    let answered = second.wire().line("an answer to HANDSHAKE (from either fresh client)");
+    if let Ok(line) = &answered {
+        leave(&mut second, &second_name, line, quiet)?;
+    }
+    second.close();
+    first.close();
+    answered.map(|_| ())
+}
+
+/// Leaves the game that `line`, the answer to `name`'s HANDSHAKE, gave (if it gave
+/// one) with EXIT, and waits up to `quiet` for the server to close the connection.
+fn leave(client: &mut GoClient, name: &str, line: &str, quiet: Duration) -> Step<()> {
+    if let Ok(ServerMessage::AcknowledgeHandshake { game_id, .. }) = ServerMessage::parse(line) {
         client.send(&ClientCommand::Exit {
             game_id,
-            player: name,
+            player: name.to_string(),
         })?;
-        let quiet = probe.quiet();
         client.wire().closed_within(quiet);
     }
-    client.close();
     Ok(())
 }
