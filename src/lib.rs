@@ -24,6 +24,7 @@
 //! | [`net`] | the listener, the read loop, line bounds, the ordered bounded hand-off of each line to its game, non-blocking bounded output, pacing | any protocol |
 //! | [`live`] | the latest snapshot of every game, published by the game loops, and the web's viewers waiting for the next | the web itself, any front end |
 //! | [`results`] | every finished game's result (ARENA.md), the `--results` file appended and read back, the standings (Glicko-2, Weng-Lin) and GO!'s crosstable | which front end a result came from beyond its name |
+//! | [`cards`] | every client's report card: connections, games, moves, each kind of mistake with its first examples, move times (bounded, recorded without waiting) | which line is a mistake: each front end says so |
 //! | [`front`] | the one name of each front end (`go`, `spectrangle`, `bkgo`) | |
 //! | [`frontend`] | one module per protocol: its wire format, its registry (who is connected, who sits where), its game loops | another front end's clients |
 //! | [`server`] | wiring: a listener and an accept loop per front end, orderly shutdown | protocol details |
@@ -42,6 +43,7 @@
 //! at each the file and function to open, the classic mistake the design avoids there,
 //! and the test that proves it.
 
+pub mod cards;
 pub mod check;
 pub mod cli;
 pub mod console;

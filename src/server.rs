@@ -5,6 +5,7 @@
 //! trigger, then lets every game of every front end finish, closes every connection
 //! and waits for their threads, within a bound.
 
+use crate::cards::Cards;
 use crate::frontend::bkgo::BkgoFrontEnd;
 use crate::frontend::go::GoFrontEnd;
 use crate::frontend::spectrangle::SpectrangleFrontEnd;
@@ -76,6 +77,8 @@ pub struct Server {
     pub live: Arc<Live>,
     /// Every finished game, and the standings.
     pub results: Arc<Results>,
+    /// Every client's report card.
+    pub cards: Arc<Cards>,
     /// Where the web board listens, once it does (for the console's `help`).
     pub web_address: OnceLock<std::net::SocketAddr>,
     /// The front ends being served, in the order of their listeners (GO! first);
@@ -112,6 +115,7 @@ impl Server {
             game_threads: Arc::new(Workers::new("game", GAME_STACK_BYTES, IDLE_GAME_THREADS)),
             live: Live::new(),
             results,
+            cards: Arc::default(),
             web_address: OnceLock::new(),
             front_ends: OnceLock::new(),
         })
@@ -158,6 +162,7 @@ impl Server {
             counters: Arc::default(),
             live: Arc::clone(&self.live),
             results: Arc::clone(&self.results),
+            cards: Arc::clone(&self.cards),
         };
 
         let mut served = Vec::new();

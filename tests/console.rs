@@ -358,7 +358,7 @@ fn console_commands_over_a_real_game() {
     assert!(sgf[0].contains("SZ[5]") && sgf[0].contains("PB[Ann]PW[Bob]"));
     assert_eq!(sgf[1..], [";B[cc]", ";W[cb])"]);
 
-    let stats = server.ask("stats", 7);
+    let stats = server.ask("stats", 8);
     assert_eq!(stats[0], "clients connected: 2");
     assert_eq!(stats[1], "web viewers: 0");
     let stats = &stats[1..];
@@ -384,7 +384,11 @@ fn console_commands_over_a_real_game() {
             "{queue}"
         );
     }
-    assert!(stats[5].starts_with("uptime: "), "{}", stats[5]);
+    assert_eq!(
+        stats[5],
+        "report cards: 2 of at most 2000 (0 forgotten, the idlest first)"
+    );
+    assert!(stats[6].starts_with("uptime: "), "{}", stats[6]);
 
     assert_eq!(
         server.ask_one("trace Ann"),
@@ -473,9 +477,10 @@ fn console_commands_over_a_real_game() {
 #[test]
 fn end_of_console_input_keeps_the_server_serving() {
     let mut server = Server::start();
-    let help = server.ask("help", 18);
+    let help = server.ask("help", 19);
     assert_eq!(cells(&help[0]), ["COMMAND", "WHAT IT DOES"]);
-    assert!(help[17].starts_with("Web board: http://"), "{}", help[17]);
+    assert!(help[18].starts_with("Web board: http://"), "{}", help[18]);
+    assert_eq!(cells(&help[14])[0], "report [name]");
     assert_eq!(cells(&help[10])[0], "standings [go|spectrangle|bkgo]");
     assert_eq!(cells(&help[13])[0], "arena [pause|resume]");
     assert_eq!(cells(&help[4])[0], "board <game id>");

@@ -174,6 +174,15 @@ pub const COMMANDS: &[CommandSpec] = &[
         about: "GO! arena: who waits, this round's games, the crosstable; pause or resume pairing",
     },
     CommandSpec {
+        name: "report",
+        args: &[Arg {
+            name: "name",
+            kind: ArgKind::Name,
+            optional: true,
+        }],
+        about: "report cards: one row per client, the worst first; with a name, its whole card (mistakes with examples, move times)",
+    },
+    CommandSpec {
         name: "stats",
         args: &[],
         about: "clients, games, moves per second over the last minute, threads, uptime",
@@ -218,6 +227,9 @@ pub enum Command {
     Results(usize),
     Crosstable,
     Arena(ArenaAction),
+    /// Every report card, or the cards of one name (the rest of the line: a name may
+    /// hold blanks).
+    Report(Option<String>),
     Stats,
     Shutdown,
 }
@@ -248,6 +260,13 @@ pub fn parse(line: &str) -> Result<Option<Command>, CommandError> {
             "unknown command '{word}': type 'help' for the list of commands"
         )));
     };
+    if spec.name == "report" {
+        // A name may hold blanks ("Thiery Baudet"): the rest of the line is the name.
+        let name = line.trim_start().strip_prefix(word).unwrap_or("").trim();
+        return Ok(Some(Command::Report(
+            (!name.is_empty()).then(|| name.to_string()),
+        )));
+    }
     let usage = format!("usage: {}", spec.usage());
     let usage = usage.as_str();
     if let Some(missing) = spec.args.get(args.len()).filter(|a| !a.optional) {

@@ -12,6 +12,7 @@
 //! or asks a game loop and waits a bounded time: the console never blocks a game, and
 //! a game never blocks it.
 
+pub mod cards;
 pub mod commands;
 pub mod interactive;
 pub mod piped;
@@ -158,6 +159,8 @@ impl Console {
                     "the arena is off: start the server with --arena to run a GO! tournament"
                         .to_string()
                 }),
+            Command::Report(None) => cards::cards_table(&self.server.cards.views()),
+            Command::Report(Some(name)) => cards::cards_of(&name, &self.server.cards.views()),
             Command::Stats => self.stats(),
             Command::Shutdown => {
                 self.server.shutdown.trigger();
@@ -378,6 +381,11 @@ impl Console {
                 .map(|q| (q.what, q.depth.deepest(), q.depth.bound()))
                 .collect(),
             web_viewers: self.server.live.viewers(),
+            cards: (
+                self.server.cards.len(),
+                crate::cards::CARDS_KEPT,
+                self.server.cards.forgotten(),
+            ),
         })
     }
 }

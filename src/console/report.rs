@@ -212,6 +212,8 @@ pub struct Stats {
     pub queues: Vec<(&'static str, usize, usize)>,
     /// Web event streams open now.
     pub web_viewers: usize,
+    /// Report cards kept, their bound, and how many were forgotten to keep it.
+    pub cards: (usize, usize, u64),
 }
 
 /// The `stats` text.
@@ -231,8 +233,9 @@ pub fn stats(s: &Stats) -> String {
     } else {
         queues.join(", ")
     };
+    let (cards, kept, forgotten) = s.cards;
     format!(
-        "clients connected: {}\nweb viewers: {}\ngames: {} waiting, {} playing, {} finished\nmoves per second: {rate}\nthreads: {threads}\ndeepest inboxes: {queues}\nuptime: {}",
+        "clients connected: {}\nweb viewers: {}\ngames: {} waiting, {} playing, {} finished\nmoves per second: {rate}\nthreads: {threads}\ndeepest inboxes: {queues}\nreport cards: {cards} of at most {kept} ({forgotten} forgotten, the idlest first)\nuptime: {}",
         s.clients,
         s.web_viewers,
         s.waiting,
@@ -366,12 +369,14 @@ mod tests {
                 ("the Bkgo room's inbox", 7, 1024),
             ],
             web_viewers: 4,
+            cards: (12, 2000, 0),
         };
         assert_eq!(
             stats(&s),
             "clients connected: 2\nweb viewers: 4\ngames: 0 waiting, 1 playing, 3 finished\n\
              moves per second: 0.25 (over the last 1m00s)\nthreads: 9\n\
              deepest inboxes: GO! game inboxes 2 of 16, the Bkgo room's inbox 7 of 1024\n\
+             report cards: 12 of at most 2000 (0 forgotten, the idlest first)\n\
              uptime: 1m01s"
         );
     }

@@ -12,11 +12,13 @@
 //! - [`quote`]: client text quoted back in error messages.
 
 pub mod bkgo;
+pub mod card;
 pub mod go;
 pub mod names;
 pub mod quote;
 pub mod spectrangle;
 
+use crate::cards::Cards;
 use crate::engine::bot::Level;
 use crate::live::Live;
 use crate::results::{Ending, Results};
@@ -117,6 +119,8 @@ pub struct Context {
     /// Where game loops record each finished game (ARENA.md), before its players hear
     /// the end.
     pub results: Arc<Results>,
+    /// Every client's report card.
+    pub cards: Arc<Cards>,
 }
 
 impl Context {
@@ -139,6 +143,7 @@ impl Context {
             counters: Arc::default(),
             live: Live::new(),
             results: Results::in_memory(),
+            cards: Arc::default(),
         }
     }
 

@@ -4,6 +4,7 @@
 use super::CloseReason;
 use super::outbox::{Closed, Outbox, OutboxHold, OutboxLimits};
 use super::{flusher::Flusher, pacer::Pacer};
+use crate::cards::Card;
 use parking_lot::Mutex;
 use std::fmt;
 use std::io;
@@ -96,6 +97,18 @@ pub struct Connection {
     traced: AtomicBool,
     /// How logs name this client: its peer address, and its name once known.
     label: Mutex<String>,
+    /// The client's report card (see `frontend::card`).
+    card: Mutex<CardSlot>,
+}
+
+/// Where a connection's mistakes are counted.
+#[derive(Default)]
+struct CardSlot {
+    /// The card of the name it took.
+    named: Option<Arc<Card>>,
+    /// Before it has a name: a card of its own, made at its first mistake, that joins
+    /// the named card when it takes a name.
+    early: Option<Arc<Card>>,
 }
 
 impl Connection {
@@ -128,6 +141,7 @@ impl Connection {
             lines_out: AtomicU64::new(0),
             traced: AtomicBool::new(false),
             label: Mutex::new(format!("{id} {peer}")),
+            card: Mutex::new(CardSlot::default()),
         }))
     }
 
@@ -217,6 +231,40 @@ impl Connection {
     /// Records that a line of this client was accepted (ends pacing).
     pub fn accepted(&self) {
         self.pacer.accepted();
+    }
+
+    /// Records that the line whose hash is `line` was refused; returns how many times
+    /// in a row the same line has been refused now (1 the first time).
+    pub fn refused_line(&self, line: u64) -> u64 {
+        self.pacer.refused_line(line)
+    }
+
+    /// The card of the name the client took, if it took one.
+    pub fn card(&self) -> Option<Arc<Card>> {
+        self.card.lock().named.clone()
+    }
+
+    /// The card its mistakes go to: its named card, or else its early card, which
+    /// `early` makes when it has none yet.
+    pub fn card_or_early(&self, early: impl FnOnce() -> Card) -> Arc<Card> {
+        let mut slot = self.card.lock();
+        if let Some(card) = &slot.named {
+            return Arc::clone(card);
+        }
+        Arc::clone(slot.early.get_or_insert_with(|| Arc::new(early())))
+    }
+
+    /// The client took a name: its mistakes go to `card` from now on. Returns its
+    /// early card, if it had one, for the caller to add to `card`.
+    pub fn set_card(&self, card: Arc<Card>) -> Option<Arc<Card>> {
+        let mut slot = self.card.lock();
+        slot.named = Some(card);
+        slot.early.take()
+    }
+
+    /// Its early card, if it never took a name (for the caller to keep at its end).
+    pub fn take_early_card(&self) -> Option<Arc<Card>> {
+        self.card.lock().early.take()
     }
 
     /// How long to wait before reading this client's next line, if it is being paced.

@@ -4,7 +4,7 @@ use super::Overlong;
 use std::io::{self, Read};
 
 /// What one call to [`LineReader::next_line`] found.
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Incoming {
     /// A complete line, without its `\n` or a trailing `\r`.
     Line(String),

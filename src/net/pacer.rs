@@ -1,6 +1,8 @@
-//! Slows down a client stuck in a loop of rejected lines, without dropping it.
+//! Slows down a client stuck in a loop of rejected lines, without dropping it; and
+//! counts how many times in a row it had the same line refused (its report card shows
+//! the longest such run).
 
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::time::Duration;
 
 /// Rejected lines in a row that are answered at full speed.
@@ -13,6 +15,11 @@ const PACED_DELAY: Duration = Duration::from_millis(10);
 #[derive(Debug, Default)]
 pub struct Pacer {
     rejected_in_a_row: AtomicU32,
+    /// A hash of the last refused line, and how many times in a row it was refused
+    /// (0 after an accepted line). Only the one thread answering the client's line in
+    /// flight touches them, so the pair needs no lock.
+    last_refused: AtomicU64,
+    same_refused: AtomicU64,
 }
 
 impl Pacer {
@@ -24,6 +31,21 @@ impl Pacer {
     /// Records that a line of this client was accepted: full speed again.
     pub fn accepted(&self) {
         self.rejected_in_a_row.store(0, Ordering::Relaxed);
+        self.same_refused.store(0, Ordering::Relaxed);
+    }
+
+    /// Records that the line whose hash is `line` was refused; returns how many times
+    /// in a row this same line has been refused now (1 the first time).
+    pub fn refused_line(&self, line: u64) -> u64 {
+        let run = self.same_refused.load(Ordering::Relaxed);
+        let run = if run > 0 && self.last_refused.load(Ordering::Relaxed) == line {
+            run + 1
+        } else {
+            self.last_refused.store(line, Ordering::Relaxed);
+            1
+        };
+        self.same_refused.store(run, Ordering::Relaxed);
+        run
     }
 
     /// How long the reader should wait before taking the next line.
@@ -47,5 +69,17 @@ mod tests {
         assert_eq!(pacer.delay(), Some(PACED_DELAY));
         pacer.accepted();
         assert_eq!(pacer.delay(), None);
+    }
+
+    #[test]
+    fn counts_the_same_refused_line_in_a_row() {
+        let pacer = Pacer::default();
+        assert_eq!(pacer.refused_line(7), 1);
+        assert_eq!(pacer.refused_line(7), 2);
+        assert_eq!(pacer.refused_line(7), 3);
+        assert_eq!(pacer.refused_line(8), 1);
+        assert_eq!(pacer.refused_line(8), 2);
+        pacer.accepted();
+        assert_eq!(pacer.refused_line(8), 1);
     }
 }

@@ -8,6 +8,8 @@ pub enum Asset {
     OverviewScript,
     GameScript,
     StandingsScript,
+    ClientsScript,
+    ClientScript,
     Icon,
 }
 
@@ -19,6 +21,8 @@ impl Asset {
             "/static/overview.js" => Some(Asset::OverviewScript),
             "/static/game.js" => Some(Asset::GameScript),
             "/static/standings.js" => Some(Asset::StandingsScript),
+            "/static/clients.js" => Some(Asset::ClientsScript),
+            "/static/client.js" => Some(Asset::ClientScript),
             "/favicon.svg" | "/favicon.ico" => Some(Asset::Icon),
             _ => None,
         }
@@ -31,6 +35,8 @@ impl Asset {
             Asset::OverviewScript => ("text/javascript; charset=utf-8", OVERVIEW_SCRIPT),
             Asset::GameScript => ("text/javascript; charset=utf-8", GAME_SCRIPT),
             Asset::StandingsScript => ("text/javascript; charset=utf-8", STANDINGS_SCRIPT),
+            Asset::ClientsScript => ("text/javascript; charset=utf-8", CLIENTS_SCRIPT),
+            Asset::ClientScript => ("text/javascript; charset=utf-8", CLIENT_SCRIPT),
             Asset::Icon => ("image/svg+xml", ICON),
         }
     }
@@ -45,6 +51,12 @@ pub const GAME_PAGE: &str = include_str!("assets/game.html");
 /// The standings page (`/standings`).
 pub const STANDINGS_PAGE: &str = include_str!("assets/standings.html");
 
+/// The report cards' page (`/clients`).
+pub const CLIENTS_PAGE: &str = include_str!("assets/clients.html");
+
+/// One card's page (`/client/<front>/<name>`), with `{{title}}` where its name goes.
+pub const CLIENT_PAGE: &str = include_str!("assets/client.html");
+
 /// The page for a path that names nothing, with `{{path}}` where the path goes.
 pub const NOT_FOUND_PAGE: &str = include_str!("assets/not-found.html");
 
@@ -52,6 +64,8 @@ const STYLESHEET: &str = include_str!("assets/board.css");
 const OVERVIEW_SCRIPT: &str = include_str!("assets/overview.js");
 const GAME_SCRIPT: &str = include_str!("assets/game.js");
 const STANDINGS_SCRIPT: &str = include_str!("assets/standings.js");
+const CLIENTS_SCRIPT: &str = include_str!("assets/clients.js");
+const CLIENT_SCRIPT: &str = include_str!("assets/client.js");
 const ICON: &str = include_str!("assets/favicon.svg");
 
 #[cfg(test)]
@@ -60,7 +74,7 @@ mod tests {
 
     #[test]
     fn every_asset_is_served_where_the_pages_ask_for_it() {
-        for page in [OVERVIEW_PAGE, GAME_PAGE] {
+        for page in [OVERVIEW_PAGE, GAME_PAGE, CLIENTS_PAGE, CLIENT_PAGE] {
             for path in ["/static/board.css", "/favicon.svg"] {
                 assert!(page.contains(path), "a page links {path}");
                 assert!(Asset::at(path).is_some());
@@ -69,6 +83,9 @@ mod tests {
         assert!(OVERVIEW_PAGE.contains("/static/overview.js"));
         assert!(GAME_PAGE.contains("/static/game.js"));
         assert!(GAME_PAGE.contains("{{title}}"));
+        assert!(CLIENTS_PAGE.contains("/static/clients.js"));
+        assert!(CLIENT_PAGE.contains("/static/client.js"));
+        assert!(CLIENT_PAGE.contains("{{title}}"));
         assert!(GAME_PAGE.contains(r#"id="board""#));
     }
 }

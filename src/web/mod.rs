@@ -13,9 +13,11 @@
 //! - [`http`]: request heads in, responses out.
 //! - [`routes`]: a path matched once into what it asks for.
 //! - [`stream`]: server-sent events.
+//! - [`standings`], [`cards`]: the tournament's and the report cards' JSON.
 //! - [`assets`]: the embedded pages, stylesheet and scripts.
 
 pub mod assets;
+pub mod cards;
 pub mod http;
 pub mod routes;
 pub mod standings;
@@ -27,10 +29,10 @@ use crate::net::{
     AcceptLimits, AcceptThread, CloseReason, ConnId, Connection, OUTPUT_STALL_TIMEOUT,
 };
 use crate::server::Server;
-use assets::{GAME_PAGE, NOT_FOUND_PAGE, OVERVIEW_PAGE, STANDINGS_PAGE};
+use assets::{CLIENT_PAGE, CLIENTS_PAGE, GAME_PAGE, NOT_FOUND_PAGE, OVERVIEW_PAGE, STANDINGS_PAGE};
 use http::{Method, Next, Request, RequestReader, Response};
 use parking_lot::Mutex;
-use routes::Route;
+use routes::{CardKey, Route};
 use std::collections::HashMap;
 use std::io;
 use std::net::{SocketAddr, TcpListener, TcpStream};
@@ -49,6 +51,8 @@ pub struct Web {
     accept: Mutex<Option<AcceptThread>>,
     /// The tournament's JSON, written once per new result.
     standings: standings::Cache,
+    /// The report cards' list, written once per change.
+    cards: cards::Cache,
 }
 
 /// What a request gets.
@@ -59,6 +63,8 @@ enum Answer {
     Overview,
     Game(GameKey),
     Standings,
+    Clients,
+    Client(CardKey),
 }
 
 impl Web {
@@ -77,6 +83,7 @@ impl Web {
             clients: Arc::new(AtomicUsize::new(0)),
             accept: Mutex::new(None),
             standings: standings::Cache::default(),
+            cards: cards::Cache::default(),
         });
         let limits = AcceptLimits {
             max_clients: max,
@@ -159,7 +166,13 @@ impl Web {
                         break;
                     }
                 }
-                Answer::Overview | Answer::Game(_) | Answer::Standings if head_only => {
+                Answer::Overview
+                | Answer::Game(_)
+                | Answer::Standings
+                | Answer::Clients
+                | Answer::Client(_)
+                    if head_only =>
+                {
                     Stream::new(&conn, &self.server.live, &self.server.shutdown).head();
                     break;
                 }
@@ -174,6 +187,18 @@ impl Web {
                 Answer::Standings => {
                     self.stream(&conn, &request, |s| {
                         s.standings(&self.server.results, &self.standings);
+                    });
+                    break;
+                }
+                Answer::Clients => {
+                    self.stream(&conn, &request, |s| {
+                        s.clients(&self.server.cards, &self.cards)
+                    });
+                    break;
+                }
+                Answer::Client(key) => {
+                    self.stream(&conn, &request, |s| {
+                        s.client(&self.server.cards, key.front, &key.name);
                     });
                     break;
                 }
@@ -256,6 +281,33 @@ impl Web {
                 Ok(_) => return Answer::Game(key),
                 Err(refusal) => refusal,
             },
+            Route::ClientsPage => Response::new(200, "text/html; charset=utf-8", CLIENTS_PAGE),
+            Route::Clients => Response::json(200, &self.cards.list(&self.server.cards).1),
+            Route::ClientsCsv => Response::new(
+                200,
+                "text/csv; charset=utf-8",
+                cards::csv(&self.server.cards.views()),
+            )
+            .with_header(
+                "Content-Disposition",
+                "attachment; filename=\"goserver-report-cards.csv\"",
+            ),
+            Route::ClientsEvents => return Answer::Clients,
+            Route::ClientPage(key) | Route::Client(key) | Route::ClientEvents(key)
+                if self.server.cards.find(key.front, &key.name).is_none() =>
+            {
+                not_found(path, "no report card")
+            }
+            Route::ClientPage(key) => {
+                let title = format!("{} ({})", key.name, key.front.name());
+                let page = CLIENT_PAGE.replace("{{title}}", &escape_html(&title));
+                Response::new(200, "text/html; charset=utf-8", page)
+            }
+            Route::Client(key) => match self.server.cards.find(key.front, &key.name) {
+                Some(card) => Response::json(200, &cards::card_json(&card.view())),
+                None => not_found(path, "no report card"),
+            },
+            Route::ClientEvents(key) => return Answer::Client(key),
         };
         Answer::Response(response)
     }

@@ -4,9 +4,18 @@
 
 use super::assets::Asset;
 use crate::live::{Front, GameKey};
+use percent_encoding::percent_decode_str;
+
+/// A report card's key in a path: `/client/go/Thiery%20Baudet`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CardKey {
+    pub front: Front,
+    /// The name, percent-decoded.
+    pub name: String,
+}
 
 /// What a path asks for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Route {
     /// `/`: the overview page.
     Overview,
@@ -32,6 +41,20 @@ pub enum Route {
     Crosstable,
     /// `/events/standings`: the standings page's stream.
     StandingsEvents,
+    /// `/clients`: the report cards' page.
+    ClientsPage,
+    /// `/client/<front>/<name>`: one card's page.
+    ClientPage(CardKey),
+    /// `/api/clients`: one row per card.
+    Clients,
+    /// `/api/clients.csv`: the same as CSV.
+    ClientsCsv,
+    /// `/api/client/<front>/<name>`: a whole card.
+    Client(CardKey),
+    /// `/events/clients`: the cards' page's stream.
+    ClientsEvents,
+    /// `/events/client/<front>/<name>`: one card's page's stream.
+    ClientEvents(CardKey),
     /// `/healthz`.
     Health,
     /// An embedded file: a stylesheet, a script, the icon.
@@ -52,6 +75,13 @@ impl Route {
             ["api", "results"] => Some(Route::Results),
             ["api", "crosstable"] => Some(Route::Crosstable),
             ["events", "standings"] => Some(Route::StandingsEvents),
+            ["clients"] => Some(Route::ClientsPage),
+            ["api", "clients"] => Some(Route::Clients),
+            ["api", "clients.csv"] => Some(Route::ClientsCsv),
+            ["events", "clients"] => Some(Route::ClientsEvents),
+            ["client", front, name] => card(front, name).map(Route::ClientPage),
+            ["api", "client", front, name] => card(front, name).map(Route::Client),
+            ["events", "client", front, name] => card(front, name).map(Route::ClientEvents),
             ["events", front, id] => game(front, id).map(Route::GameEvents),
             ["api", "game", front, id] => game(front, id).map(Route::Game),
             ["game", front, id] => match id.strip_suffix(".sgf") {
@@ -66,6 +96,20 @@ impl Route {
     pub fn wants_json(path: &str) -> bool {
         path.starts_with("/api/")
     }
+}
+
+/// The card `front`/`name` names: a known front end and a name, percent-decoded to
+/// UTF-8 text without control characters.
+fn card(front: &str, name: &str) -> Option<CardKey> {
+    let front = Front::parse(front)?;
+    let name = percent_decode_str(name).decode_utf8().ok()?;
+    if name.is_empty() || name.chars().any(char::is_control) {
+        return None;
+    }
+    Some(CardKey {
+        front,
+        name: name.into_owned(),
+    })
 }
 
 /// The game `front`/`id` names: a known front end and a number (digits only).
@@ -119,6 +163,36 @@ mod tests {
             ("//", None),
             ("", None),
             ("/game/go/99999999999", None),
+            ("/clients", Some(Route::ClientsPage)),
+            ("/api/clients", Some(Route::Clients)),
+            ("/api/clients.csv", Some(Route::ClientsCsv)),
+            ("/events/clients", Some(Route::ClientsEvents)),
+            (
+                "/client/go/Thiery%20Baudet",
+                Some(Route::ClientPage(CardKey {
+                    front: Front::Go,
+                    name: "Thiery Baudet".into(),
+                })),
+            ),
+            (
+                "/api/client/spectrangle/%3Cb%3E%2F",
+                Some(Route::Client(CardKey {
+                    front: Front::Spectrangle,
+                    name: "<b>/".into(),
+                })),
+            ),
+            (
+                "/events/client/bkgo/Ann",
+                Some(Route::ClientEvents(CardKey {
+                    front: Front::Bkgo,
+                    name: "Ann".into(),
+                })),
+            ),
+            ("/client/chess/Ann", None),
+            ("/client/go/", None),
+            ("/client/go/%00", None),
+            ("/client/go/%FF", None),
+            ("/client/go/a/b", None),
         ];
         for (path, route) in table {
             assert_eq!(Route::of(path), route, "{path}");

@@ -1,5 +1,5 @@
-//! Server-sent events: the overview's stream (`/events`) and a game's (`/events/<front>/
-//! <id>`), each served by the viewer's own connection thread until the viewer leaves
+//! Server-sent events: the overview's stream (`/events`), a game's (`/events/<front>/
+//! <id>`), the standings' and the report cards', each served by the viewer's own connection thread until the viewer leaves
 //! or the server stops.
 //!
 //! The thread waits for a wake-up from the live board (`live::Watch`), then writes the
@@ -9,7 +9,8 @@
 //! ever waits for a viewer: it only dropped a wake-up into a one-slot channel.
 
 use super::http::{SECURITY_HEADERS, reason};
-use crate::live::{GameKey, Live, Snapshot};
+use crate::cards::Cards;
+use crate::live::{Front, GameKey, Live, Snapshot};
 use crate::net::Connection;
 use crate::results::Results;
 
@@ -24,6 +25,9 @@ pub const KEEP_ALIVE: Duration = Duration::from_secs(15);
 
 /// How often a waiting stream looks whether its viewer has closed the connection.
 pub const PEER_CHECK: Duration = Duration::from_secs(1);
+
+/// How often a report cards' stream looks whether a card changed.
+pub const CARDS_CHECK: Duration = Duration::from_secs(1);
 
 /// How soon a browser reconnects when its stream breaks.
 const RETRY_MS: u32 = 1000;
@@ -40,6 +44,9 @@ pub struct Stream<'a> {
     shutdown: &'a Shutdown,
     /// When the last change was taken: the next one waits until a [`FRAME`] later.
     last_change: Cell<Option<Instant>>,
+    /// How long a cards' stream has sent nothing (its keep-alive is due at
+    /// [`KEEP_ALIVE`]).
+    quiet: Cell<Duration>,
 }
 
 impl<'a> Stream<'a> {
@@ -50,6 +57,7 @@ impl<'a> Stream<'a> {
             live,
             shutdown,
             last_change: Cell::new(None),
+            quiet: Cell::new(Duration::ZERO),
         }
     }
 
@@ -144,6 +152,69 @@ impl<'a> Stream<'a> {
                 return;
             }
         }
+    }
+
+    /// The report cards' stream: one `clients` event now (every card's row, the worst
+    /// first), and another whenever a card changed, looked at every [`CARDS_CHECK`]
+    /// (recording into a card never wakes anyone: it only counts).
+    pub fn clients(&self, cards: &Cards, cache: &super::cards::Cache) {
+        self.head();
+        self.send(&format!("retry: {RETRY_MS}\n\n"));
+        let mut shown = None;
+        loop {
+            let (fingerprint, json) = cache.list(cards);
+            if shown != Some(fingerprint) {
+                self.event("clients", &json);
+                shown = Some(fingerprint);
+            }
+            if !self.tick() {
+                return;
+            }
+        }
+    }
+
+    /// One card's stream: a `card` event now (the whole card) and after each change;
+    /// `gone` if the card is forgotten (past the bound of cards), then the end.
+    pub fn client(&self, cards: &Cards, front: Front, name: &str) {
+        self.head();
+        self.send(&format!("retry: {RETRY_MS}\n\n"));
+        let mut shown = None;
+        loop {
+            let Some(card) = cards.find(front, name) else {
+                let gone = serde_json::json!({ "front": front, "name": name });
+                self.event("gone", &gone.to_string());
+                return;
+            };
+            let changes = card.changes();
+            if shown != Some(changes) {
+                self.event("card", &super::cards::card_json(&card.view()));
+                shown = Some(changes);
+            }
+            if !self.tick() {
+                return;
+            }
+        }
+    }
+
+    /// Waits [`CARDS_CHECK`], sending a keep-alive when due; false once the stream
+    /// must end (the viewer is gone, the server stops).
+    fn tick(&self) -> bool {
+        let stop = self.shutdown.signal();
+        select! {
+            recv(stop) -> _ => return false,
+            recv(after(CARDS_CHECK)) -> _ => {}
+        }
+        if self.conn.is_closed() || self.conn.peer_has_left() {
+            return false;
+        }
+        let quiet = self.quiet.get() + CARDS_CHECK;
+        if quiet >= KEEP_ALIVE {
+            self.send(": keep-alive\n\n");
+            self.quiet.set(Duration::ZERO);
+        } else {
+            self.quiet.set(quiet);
+        }
+        true
     }
 
     /// Waits for the next change, sending keep-alives meanwhile; when changes come

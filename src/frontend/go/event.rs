@@ -5,7 +5,7 @@ use super::protocol::{ClientCommand, GameId, ParseError};
 use super::summary::GameView;
 use crate::engine::bot::Level;
 use crate::frontend::Departure;
-use crate::net::{Connection, Ticket};
+use crate::net::{Connection, Incoming, Ticket};
 use crossbeam_channel::Sender;
 use std::fmt;
 use std::sync::Arc;
@@ -30,6 +30,8 @@ pub enum GameEvent {
     /// dropped once it has been answered: the client's next line is read then.
     Line {
         from: Arc<Connection>,
+        /// The line as it came (the example on its sender's card, if refused).
+        line: Incoming,
         command: Result<ClientCommand, ParseError>,
         ticket: Ticket,
     },

@@ -11,7 +11,9 @@ use super::event::GameEvent;
 use super::protocol::{self, ParseError, ServerMessage};
 use super::registry::Registry;
 use super::route::Route;
-use crate::frontend::{Context, Departure};
+use crate::cards::{Mistake, Offending};
+use crate::front::Front;
+use crate::frontend::{Context, Departure, card};
 use crate::net::{self, Connection, Incoming};
 use std::net::{SocketAddr, TcpStream};
 use std::ops::ControlFlow;
@@ -36,6 +38,7 @@ pub fn serve(stream: TcpStream, peer: SocketAddr, registry: &Registry, context: 
         handshake_timeout: settings.handshake_timeout,
     };
     let why = net::read_lines(&conn, settings.lines, &mut session);
+    card::farewell(&context.cards, &conn);
     let reason = conn.close_reason();
     log::info!(
         "{} disconnected: {}",
@@ -63,21 +66,31 @@ struct Session<'a> {
 impl net::Lines for Session<'_> {
     fn next_wait(&mut self, conn: &Arc<Connection>) -> Result<Duration, String> {
         net::identify_wait(self.route.free_since(), self.handshake_timeout).map_err(|seconds| {
-            let _ = conn.send(&ServerMessage::UnknownCommand {
+            let answer = ServerMessage::UnknownCommand {
                 reason: format!("No HANDSHAKE within {seconds} s: closing the connection"),
-            });
+            };
+            let _ = conn.send(&answer);
+            card::mistake(
+                conn,
+                Front::Go,
+                Mistake::NoHandshakeInTime,
+                Offending::Silence,
+                &answer.to_string(),
+            );
             format!("no HANDSHAKE within {seconds} s")
         })
     }
 
     fn line(&mut self, conn: &Arc<Connection>, line: Incoming) -> net::Handled {
-        let command = match line {
-            Incoming::Line(text) => protocol::parse(&text),
+        let command = match &line {
+            Incoming::Line(text) => protocol::parse(text),
             Incoming::TooLong => Err(ParseError::LineTooLong {
                 max_bytes: self.registry.context.settings.lines.max_line_bytes,
             }),
             Incoming::NotUtf8 => Err(ParseError::NotUtf8),
         };
-        ControlFlow::Continue(Some(self.registry.dispatch_on(self.route, conn, command)))
+        ControlFlow::Continue(Some(
+            self.registry.dispatch_on(self.route, conn, line, command),
+        ))
     }
 }

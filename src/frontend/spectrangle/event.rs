@@ -5,7 +5,7 @@ use super::protocol::{Command, Extension, LobbyName, PlayerName};
 use super::summary::{TableId, TableView};
 use crate::engine::spectrangle::MAX_PLAYERS;
 use crate::frontend::Departure;
-use crate::net::{ConnId, Connection, Ticket};
+use crate::net::{ConnId, Connection, Incoming, Ticket};
 use crossbeam_channel::Sender;
 use std::fmt;
 use std::sync::Arc;
@@ -65,6 +65,8 @@ pub enum TableEvent {
     /// A move (MOVE_PLAY, MOVE_SWAP or MOVE_SKIP, arguments checked) from a player.
     Move {
         from: Arc<Connection>,
+        /// The line as it came (the example on its sender's card, if refused).
+        line: Incoming,
         command: Command,
         ticket: Ticket,
     },

@@ -18,9 +18,11 @@ use super::protocol::{
 };
 use super::summary::{Status, Summary, TableId};
 use super::table::{self, Registrar};
+use crate::cards::Mistake;
 use crate::engine::spectrangle::MAX_PLAYERS;
-use crate::frontend::{Context, Departure, FINISHED_KEPT, names};
-use crate::net::{Awaited, CloseReason, ConnId, Connection, Depth, Inbox, Ticket};
+use crate::front::Front;
+use crate::frontend::{Context, Departure, FINISHED_KEPT, card, names};
+use crate::net::{Awaited, CloseReason, ConnId, Connection, Depth, Inbox, Incoming, Ticket};
 use crate::workers::Finished;
 use parking_lot::Mutex;
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
@@ -110,8 +112,8 @@ pub struct Registry {
     pub depth: Arc<Depth>,
 }
 
-/// A refusal: the code and what was wrong.
-type Refusal = (ErrorCode, String);
+/// A refusal: the code, the kind of mistake on the client's card, and what was wrong.
+type Refusal = (ErrorCode, Mistake, String);
 
 /// A lobby opened under the lock, whose loop is started after it is released.
 struct NewTable {
@@ -161,10 +163,11 @@ impl Registry {
     pub fn dispatch(
         &self,
         conn: &Arc<Connection>,
-        line: Result<Option<Request>, Unrecognized>,
+        line: Incoming,
+        parsed: Result<Option<Request>, Unrecognized>,
     ) -> Awaited {
         let (ticket, awaited) = crate::net::ticket();
-        self.answer(conn, line, ticket);
+        self.answer(conn, line, parsed, ticket);
         awaited
     }
 
@@ -173,25 +176,50 @@ impl Registry {
     fn answer(
         &self,
         conn: &Arc<Connection>,
-        line: Result<Option<Request>, Unrecognized>,
+        line: Incoming,
+        parsed: Result<Option<Request>, Unrecognized>,
         ticket: Ticket,
     ) {
-        let answer = match line {
+        let answer = match parsed {
             Ok(None) => return,
-            Err(unrecognized) => Err((ErrorCode::Unrecognized, unrecognized.to_string())),
-            Ok(Some(request)) => self.request(conn, request, ticket),
+            Err(unrecognized) => Err((
+                ErrorCode::Unrecognized,
+                unrecognized.mistake(),
+                unrecognized.to_string(),
+            )),
+            Ok(Some(request)) => self.request(conn, &line, request, ticket),
         };
         let message = match answer {
             Ok(None) => return,
             Ok(Some(message)) => message,
-            Err((code, message)) => ServerMessage::error(code, message),
+            Err((code, mistake, message)) => {
+                let refusal = ServerMessage::error(code, message);
+                let max_bytes = self.context.settings.lines.max_line_bytes;
+                card::mistake(
+                    conn,
+                    Front::Spectrangle,
+                    mistake,
+                    card::offending(&line, max_bytes),
+                    &refusal.to_string(),
+                );
+                refusal
+            }
         };
         let _ = conn.send(&message);
     }
 
     /// Refuses `error` (a line too long) with its code.
     pub fn refuse(&self, conn: &Arc<Connection>, error: &ArgumentError) {
-        let _ = conn.send(&ServerMessage::error(error.code(), error));
+        let refusal = ServerMessage::error(error.code(), error);
+        let _ = conn.send(&refusal);
+        let max_bytes = self.context.settings.lines.max_line_bytes;
+        card::mistake(
+            conn,
+            Front::Spectrangle,
+            error.mistake(),
+            card::offending(&Incoming::TooLong, max_bytes),
+            &refusal.to_string(),
+        );
     }
 
     /// Checks a request in the order SPECTRANGLE.md fixes (extension, state,
@@ -200,20 +228,23 @@ impl Registry {
     fn request(
         &self,
         conn: &Arc<Connection>,
+        line: &Incoming,
         request: Request,
         ticket: Ticket,
     ) -> Result<Option<ServerMessage>, Refusal> {
         let Request { keyword, command } = request;
         let (extensions, place) = self.whereabouts(conn.id);
         self.check_extension(keyword, &extensions)?;
-        check_state(keyword, place)?;
-        let command = command.map_err(|e| (e.code(), e.to_string()))?;
+        // Before its JOIN a client has no card: its early mistakes join the named one.
+        check_state(keyword, place, conn.card().is_some())?;
+        let command = command.map_err(|e| (e.code(), e.mistake(), e.to_string()))?;
         match command {
             Command::Join { name, lobby } => {
                 let lobby = match lobby {
-                    Some(lobby) if extensions.has(Extension::Multilobby) => {
-                        Some(LobbyName::parse(&lobby).map_err(|e| (e.code(), e.to_string()))?)
-                    }
+                    Some(lobby) if extensions.has(Extension::Multilobby) => Some(
+                        LobbyName::parse(&lobby)
+                            .map_err(|e| (e.code(), e.mistake(), e.to_string()))?,
+                    ),
                     // Without multilobby the lobby argument is ignored (the spec says so).
                     _ => None,
                 };
@@ -221,12 +252,13 @@ impl Registry {
             }
             Command::Ready => {
                 if !self.ready(conn.id, ticket) {
-                    return Err(not_in_lobby(keyword));
+                    return Err(not_in_lobby(keyword, true));
                 }
             }
             Command::Play { .. } | Command::Swap { .. } | Command::Skip => {
                 let sent = self.forward(conn.id, |_| TableEvent::Move {
                     from: Arc::clone(conn),
+                    line: line.clone(),
                     command,
                     ticket,
                 });
@@ -234,13 +266,13 @@ impl Registry {
                 return if sent {
                     Ok(None)
                 } else {
-                    Err(not_in_lobby(keyword))
+                    Err(not_in_lobby(keyword, true))
                 };
             }
             Command::Exit => {
                 let left = self.leave(conn.id, Departure::Exited, Some(ticket));
                 if !left {
-                    return Err(not_in_lobby(keyword));
+                    return Err(not_in_lobby(keyword, true));
                 }
             }
             Command::Extensions => {
@@ -255,7 +287,7 @@ impl Registry {
             Command::Chat { text } => {
                 let sent = self.forward(conn.id, |from| TableEvent::Chat { from, text, ticket });
                 if !sent {
-                    return Err(not_in_lobby(keyword));
+                    return Err(not_in_lobby(keyword, true));
                 }
             }
             Command::Lobbies => {
@@ -295,6 +327,7 @@ impl Registry {
         }
         Err((
             ErrorCode::UnsupportedExtension,
+            Mistake::ExtensionOff,
             format!(
                 "{} needs the {} extension: send ENABLE_EXTENSION {} first",
                 keyword.word(),
@@ -319,6 +352,7 @@ impl Registry {
             if state.names.contains(&name) {
                 return Err((
                     ErrorCode::NameTaken,
+                    Mistake::NameTaken,
                     format!("The name {name} is taken by another player: choose another name"),
                 ));
             }
@@ -339,6 +373,7 @@ impl Registry {
             {
                 return Err((
                     ErrorCode::Generic,
+                    Mistake::LobbyFull,
                     format!(
                         "Lobby {wanted} is full ({MAX_PLAYERS} players): join another lobby, or wait until its game starts"
                     ),
@@ -371,6 +406,8 @@ impl Registry {
             conn.set_name(name.as_str());
             new_table
         };
+        // Before the answer: the client's next line, read only after it, counts there.
+        card::named(&self.context.cards, conn, Front::Spectrangle, name.as_str());
         if let Some(new_table) = new_table {
             self.start_thread(new_table);
         }
@@ -690,14 +727,14 @@ impl Registrar for Registry {
         Registry::seat_bot(self, id)
     }
 
-    fn redispatch(&self, from: &Arc<Connection>, command: Command, ticket: Ticket) {
+    fn redispatch(&self, from: &Arc<Connection>, line: Incoming, command: Command, ticket: Ticket) {
         let keyword = match &command {
             Command::Swap { .. } => Keyword::MoveSwap,
             Command::Skip => Keyword::MoveSkip,
             _ => Keyword::MovePlay,
         };
         let command = Ok(command);
-        self.answer(from, Ok(Some(Request { keyword, command })), ticket);
+        self.answer(from, line, Ok(Some(Request { keyword, command })), ticket);
     }
 }
 
@@ -711,37 +748,48 @@ enum Place {
 
 /// The state checks of SPECTRANGLE.md: a known keyword in the wrong state is 7 (in no
 /// lobby) or 8 (a move in a lobby), except JOIN while seated and READY in a game (0).
-fn check_state(keyword: Keyword, place: Place) -> Result<(), Refusal> {
+/// `named`: whether the client has joined once (else a command before JOIN is a
+/// mistake of its own kind on its card).
+fn check_state(keyword: Keyword, place: Place, named: bool) -> Result<(), Refusal> {
     match (keyword, place) {
         (Keyword::Extensions | Keyword::EnableExtension | Keyword::Lobbies, _) => Ok(()),
         (Keyword::Join, Place::Nowhere) => Ok(()),
         (Keyword::Join, Place::Lobby(lobby)) => Err((
             ErrorCode::Generic,
+            Mistake::SecondHandshake,
             format!("You are already in lobby {lobby}: send EXIT first to join another"),
         )),
         (Keyword::Join, Place::Game) => Err((
             ErrorCode::Generic,
+            Mistake::SecondHandshake,
             "You are playing a game: JOIN is possible after its SCORE, or after EXIT".into(),
         )),
         (Keyword::Ready, Place::Game) => Err((
             ErrorCode::Generic,
+            Mistake::WrongState,
             "Your game has already started: READY is for lobbies".into(),
         )),
         (Keyword::MovePlay | Keyword::MoveSwap | Keyword::MoveSkip, Place::Lobby(lobby)) => Err((
             ErrorCode::NotInGame,
+            Mistake::NotStarted,
             format!("Your lobby {lobby} has not started a game yet: send READY and wait for START"),
         )),
-        (_, Place::Nowhere) => Err(not_in_lobby(keyword)),
+        (_, Place::Nowhere) => Err(not_in_lobby(keyword, named)),
         _ => Ok(()),
     }
 }
 
 /// Error 7 for `keyword` sent by a client in no lobby. A command that passed the state
 /// check can still get it: its game may have ended (SCORE sent) just before.
-fn not_in_lobby(keyword: Keyword) -> Refusal {
+fn not_in_lobby(keyword: Keyword, named: bool) -> Refusal {
     let word = keyword.word();
     (
         ErrorCode::NotInLobby,
+        if named {
+            Mistake::NotInGame
+        } else {
+            Mistake::BeforeHandshake
+        },
         format!("You are not in a lobby, so {word} is not possible: send JOIN <name> first"),
     )
 }
@@ -805,8 +853,9 @@ mod tests {
         let text = "hi".to_string();
         let (ticket, _awaited) = crate::net::ticket();
         assert!(!registry.forward(conn.id, |from| TableEvent::Chat { from, text, ticket }));
-        let (code, message) = not_in_lobby(Keyword::Ready);
+        let (code, mistake, message) = not_in_lobby(Keyword::Ready, false);
         assert_eq!(code, ErrorCode::NotInLobby);
+        assert_eq!(mistake, Mistake::BeforeHandshake);
         assert_eq!(
             message,
             "You are not in a lobby, so READY is not possible: send JOIN <name> first"
@@ -832,7 +881,11 @@ mod tests {
         }
         let say = |player: usize, line: &str| {
             let _ = registry
-                .dispatch(&conns[player], protocol::parse(line))
+                .dispatch(
+                    &conns[player],
+                    Incoming::Line(line.into()),
+                    protocol::parse(line),
+                )
                 .wait(&conns[player]);
         };
         say(0, "JOIN Ann");

@@ -9,7 +9,9 @@
 
 use super::protocol::{self, ArgumentError, ErrorCode, ServerMessage, Unrecognized};
 use super::registry::Registry;
-use crate::frontend::{Context, Departure};
+use crate::cards::{Mistake, Offending};
+use crate::front::Front;
+use crate::frontend::{Context, Departure, card};
 use crate::net::{self, Connection, Incoming};
 use std::net::{SocketAddr, TcpStream};
 use std::ops::ControlFlow;
@@ -36,6 +38,7 @@ pub fn serve(stream: TcpStream, peer: SocketAddr, registry: &Registry, context: 
     // An over-long line is one ERROR 2 and the connection goes on (SPECTRANGLE.md).
     let limits = settings.lines.reporting_at_once();
     let why = net::read_lines(&conn, limits, &mut session);
+    card::farewell(&context.cards, &conn);
     let reason = conn.close_reason();
     log::info!(
         "{} disconnected: {}",
@@ -59,18 +62,33 @@ impl net::Lines for Session<'_> {
         // Once joined, no timeout: the read only wakes every `IDLE_READ_BOUND`.
         let timeout = since.and(self.handshake_timeout);
         net::identify_wait(since, timeout).map_err(|seconds| {
-            let _ = conn.send(&ServerMessage::error(
+            let answer = ServerMessage::error(
                 ErrorCode::Generic,
                 format!("No JOIN within {seconds} s: closing the connection"),
-            ));
+            );
+            let _ = conn.send(&answer);
+            card::mistake(
+                conn,
+                Front::Spectrangle,
+                Mistake::NoHandshakeInTime,
+                Offending::Silence,
+                &answer.to_string(),
+            );
             format!("no JOIN within {seconds} s")
         })
     }
 
     fn line(&mut self, conn: &Arc<Connection>, line: Incoming) -> net::Handled {
         ControlFlow::Continue(match line {
-            Incoming::Line(text) => Some(self.registry.dispatch(conn, protocol::parse(&text))),
-            Incoming::NotUtf8 => Some(self.registry.dispatch(conn, Err(Unrecognized::NotUtf8))),
+            Incoming::Line(text) => {
+                let parsed = protocol::parse(&text);
+                Some(self.registry.dispatch(conn, Incoming::Line(text), parsed))
+            }
+            Incoming::NotUtf8 => Some(self.registry.dispatch(
+                conn,
+                Incoming::NotUtf8,
+                Err(Unrecognized::NotUtf8),
+            )),
             Incoming::TooLong => {
                 let max_bytes = self.max_line_bytes;
                 self.registry

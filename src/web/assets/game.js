@@ -576,9 +576,16 @@
   }
 
   /** The player's name, with a "to play" tag after it on their turn ("winner" at the end). */
-  function nameLine(name, toMove, won) {
+  function nameLine(name, toMove, won, linked = true) {
     const line = el("span", "name-line");
-    line.appendChild(el("span", "name", name));
+    if (linked) {
+      // A player's name links to its report card (a bot's card counts its games).
+      const link = el("a", "name name-link", name);
+      link.href = `/client/${encodeURIComponent(front)}/${encodeURIComponent(name)}`;
+      line.appendChild(link);
+    } else {
+      line.appendChild(el("span", "name", name));
+    }
     if (toMove) line.appendChild(el("span", "tag", "to play"));
     if (won) line.appendChild(el("span", "tag tag-winner", "winner"));
     return line;
@@ -607,7 +614,9 @@
       const item = el("li", "player" + (toMove ? " to-move" : "") + (player.name === null ? " free" : ""));
       item.appendChild(stoneIcon(player.colour));
       const who = el("div", "who");
-      who.appendChild(nameLine(player.name === null ? "free seat" : player.name, toMove));
+      who.appendChild(player.name === null
+        ? nameLine("free seat", false, false, false)
+        : nameLine(player.name, toMove));
       const detail = [];
       if (colourName) {
         detail.push(colourName);

@@ -1,6 +1,7 @@
 //! Client commands: the parsed form of every line a client may send.
 
 use super::GameId;
+use crate::cards::Mistake;
 use crate::frontend::names;
 use crate::frontend::quote::clip;
 use std::fmt;
@@ -259,6 +260,23 @@ impl fmt::Display for ParseError {
 }
 
 impl std::error::Error for ParseError {}
+
+impl ParseError {
+    /// The kind of mistake it is, on the sender's report card.
+    pub fn mistake(&self) -> Mistake {
+        match self {
+            ParseError::EmptyLine => Mistake::EmptyLine,
+            ParseError::UnknownKeyword { .. } => Mistake::UnknownCommand,
+            ParseError::WrongCase { .. } => Mistake::WrongCase,
+            ParseError::FieldCount { .. } => Mistake::FieldCount,
+            ParseError::NotANumber { .. } | ParseError::OutOfRange { .. } => Mistake::NotANumber,
+            ParseError::BadValue { .. } => Mistake::BadValue,
+            ParseError::BadName { .. } => Mistake::BadName,
+            ParseError::LineTooLong { .. } => Mistake::LineTooLong,
+            ParseError::NotUtf8 => Mistake::NotUtf8,
+        }
+    }
+}
 
 /// Parses one line (without its line ending) into a command.
 ///

@@ -25,10 +25,12 @@ use super::report;
 use super::route::Route;
 use super::summary::{GameStatus, GameSummary};
 use super::table::{self, Arranged, Matchmaker};
+use crate::cards::Mistake;
 use crate::engine::bot::Level;
-use crate::frontend::{Context, FINISHED_KEPT, names};
+use crate::front::Front;
+use crate::frontend::{Context, FINISHED_KEPT, card, names};
 use crate::net::{
-    Awaited, CloseReason, ConnId, Connection, Depth, Inbox, OutputHold, Refused, Ticket,
+    Awaited, CloseReason, ConnId, Connection, Depth, Inbox, Incoming, OutputHold, Refused, Ticket,
 };
 use crate::workers::Finished;
 use parking_lot::Mutex;
@@ -124,6 +126,19 @@ impl std::fmt::Display for HandshakeRefused {
     }
 }
 
+impl HandshakeRefused {
+    /// The kind of mistake it is on the client's card; `None` when it is not the
+    /// client's doing.
+    pub fn mistake(&self) -> Option<Mistake> {
+        match self {
+            HandshakeRefused::AlreadyInGame { .. } | HandshakeRefused::AlreadyWaiting { .. } => {
+                Some(Mistake::SecondHandshake)
+            }
+            HandshakeRefused::ShuttingDown | HandshakeRefused::Gone => None,
+        }
+    }
+}
+
 impl Registry {
     /// An empty registry whose games share `context`.
     pub fn new(context: Context) -> Arc<Registry> {
@@ -166,6 +181,7 @@ impl Registry {
     /// When the client already sits in a game, or the server is stopping.
     pub fn handshake(&self, conn: &Arc<Connection>, wanted: &str) -> Result<(), HandshakeRefused> {
         let output;
+        let granted;
         let seated = {
             let mut state = self.state.lock();
             // Under the lock: a shutdown is either seen here or sees this client seated.
@@ -191,6 +207,7 @@ impl Registry {
             }
             let name = grant_name(&mut state, conn, wanted);
             conn.set_name(&name);
+            granted = name.clone();
             let player = Player {
                 conn: Arc::clone(conn),
                 name,
@@ -198,6 +215,8 @@ impl Registry {
             output = conn.hold_output();
             self.seat_locked(&mut state, player)
         };
+        // Before the answer: the client's next line, read only after it, counts there.
+        card::named(&self.context.cards, conn, Front::Go, &granted);
         self.announce(output, conn, seated);
         Ok(())
     }
@@ -232,10 +251,11 @@ impl Registry {
         &self,
         route: &Route,
         conn: &Arc<Connection>,
+        line: Incoming,
         command: Result<ClientCommand, ParseError>,
     ) -> Awaited {
         let (ticket, awaited) = crate::net::ticket();
-        self.deliver(route, conn, command, ticket);
+        self.deliver(route, conn, line, command, ticket);
         awaited
     }
 
@@ -245,24 +265,27 @@ impl Registry {
         &self,
         route: &Route,
         conn: &Arc<Connection>,
+        line: Incoming,
         command: Result<ClientCommand, ParseError>,
         ticket: Ticket,
     ) {
         if let Ok(ClientCommand::Exit { game_id, player }) = &command {
             self.exiting(conn, *game_id, player);
         }
-        let line = GameEvent::Line {
+        let event = GameEvent::Line {
             from: Arc::clone(conn),
+            line,
             command,
             ticket,
         };
-        match route.hand_over(line) {
+        match route.hand_over(event) {
             Ok(()) => {}
             Err(Refused::Gone(GameEvent::Line {
+                line,
                 command,
                 ticket: _answered_here,
                 ..
-            })) => self.answer_unseated(conn, command),
+            })) => self.answer_unseated(conn, &line, command),
             // Its game took nothing for the whole bound (logged): stuck. The line
             // cannot be answered in order any more.
             Err(_) => conn.close(CloseReason::NotAnswered(crate::net::handoff::ANSWER_WAIT)),
@@ -283,32 +306,63 @@ impl Registry {
     pub fn answer_unseated(
         &self,
         conn: &Arc<Connection>,
+        line: &Incoming,
         command: Result<ClientCommand, ParseError>,
     ) {
-        let reason = match command {
-            Err(error) => error.to_string(),
-            Ok(ClientCommand::SetConfig { .. }) if self.context.settings.arena.is_some() => {
-                arena::sets_the_game(&self.context.settings)
-            }
+        let (mistake, reason) = match command {
+            Err(error) => (error.mistake(), error.to_string()),
+            Ok(ClientCommand::SetConfig { .. }) if self.context.settings.arena.is_some() => (
+                Mistake::ArenaSetsTheGame,
+                arena::sets_the_game(&self.context.settings),
+            ),
             Ok(ClientCommand::Handshake { name }) => match self.handshake(conn, &name) {
                 Ok(()) => return,
-                Err(refused) => refused.to_string(),
+                Err(refused) => match refused.mistake() {
+                    Some(mistake) => (mistake, refused.to_string()),
+                    // Not the client's doing: said, not counted.
+                    None => {
+                        let _ = conn.send(&ServerMessage::UnknownCommand {
+                            reason: refused.to_string(),
+                        });
+                        return;
+                    }
+                },
             },
             Ok(ClientCommand::Exit { .. }) => {
                 conn.accepted();
                 conn.close(EXIT);
                 return;
             }
-            Ok(other) if self.route(conn.id).is_some_and(|r| r.is_waiting()) => format!(
-                "You are waiting in the arena for the next round, so {} is not possible yet: the round that pairs you sends ACKNOWLEDGE_HANDSHAKE, then ACKNOWLEDGE_CONFIG",
-                other.keyword()
+            Ok(other) if self.route(conn.id).is_some_and(|r| r.is_waiting()) => (
+                Mistake::WaitingForRound,
+                format!(
+                    "You are waiting in the arena for the next round, so {} is not possible yet: the round that pairs you sends ACKNOWLEDGE_HANDSHAKE, then ACKNOWLEDGE_CONFIG",
+                    other.keyword()
+                ),
             ),
-            Ok(other) => format!(
-                "You are not in a game, so {} is not possible: send HANDSHAKE with your name first",
-                other.keyword()
+            Ok(other) => (
+                // After a game the client has a name: it is between games, not early.
+                if conn.card().is_some() {
+                    Mistake::NotInGame
+                } else {
+                    Mistake::BeforeHandshake
+                },
+                format!(
+                    "You are not in a game, so {} is not possible: send HANDSHAKE with your name first",
+                    other.keyword()
+                ),
             ),
         };
-        let _ = conn.send(&ServerMessage::UnknownCommand { reason });
+        let answer = ServerMessage::UnknownCommand { reason };
+        let _ = conn.send(&answer);
+        let max_bytes = self.context.settings.lines.max_line_bytes;
+        card::mistake(
+            conn,
+            Front::Go,
+            mistake,
+            card::offending(line, max_bytes),
+            &answer.to_string(),
+        );
     }
 
     /// Seats the practice bot of `level` in game `id` if it waits for a partner; see
@@ -659,11 +713,12 @@ impl Matchmaker for Registry {
     fn redispatch(
         &self,
         from: &Arc<Connection>,
+        line: Incoming,
         command: Result<ClientCommand, ParseError>,
         ticket: Ticket,
     ) {
         match self.route(from.id) {
-            Some(route) => self.deliver(&route, from, command, ticket),
+            Some(route) => self.deliver(&route, from, line, command, ticket),
             // Gone meanwhile: nobody to answer.
             None => drop(ticket),
         }
@@ -818,7 +873,12 @@ mod tests {
         let (registry, [(mut ann, ann_conn, ann_route), (mut bob, _, _)]) =
             ann_and_bob_in_game_one();
         let _ = registry
-            .dispatch_on(&ann_route, &ann_conn, command::parse("SET_CONFIG+1+1+5"))
+            .dispatch_on(
+                &ann_route,
+                &ann_conn,
+                Incoming::Line("SET_CONFIG+1+1+5".into()),
+                command::parse("SET_CONFIG+1+1+5"),
+            )
             .wait(&ann_conn);
         assert_eq!(
             line(&mut ann),
@@ -829,7 +889,12 @@ mod tests {
             "ACKNOWLEDGE_CONFIG+Bob+2+5+PLAYING;1;0000000000000000000000000+Ann"
         );
         let _ = registry
-            .dispatch_on(&ann_route, &ann_conn, command::parse("MOVE+1+Ann+12"))
+            .dispatch_on(
+                &ann_route,
+                &ann_conn,
+                Incoming::Line("MOVE+1+Ann+12".into()),
+                command::parse("MOVE+1+Ann+12"),
+            )
             .wait(&ann_conn);
         let moved = "ACKNOWLEDGE_MOVE+1+12;1+PLAYING;2;0000000000001000000000000";
         assert_eq!(line(&mut ann), moved);

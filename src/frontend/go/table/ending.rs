@@ -76,6 +76,9 @@ impl Table {
                 }
             }
             Phase::Playing => {
+                if let Some(card) = self.conn(seat).and_then(|conn| conn.card()) {
+                    card.left_a_game();
+                }
                 let winner = self.name(1 - seat);
                 let message = format!("{what}: {winner} wins");
                 let winner = winner.to_string();
@@ -127,6 +130,13 @@ impl Table {
             Phase::Playing => {
                 let Some(game) = &self.game else { return };
                 let late = game.to_move();
+                let late_seat = self.seats.iter().position(|s| s.colour == late);
+                if let Some(card) = late_seat
+                    .and_then(|seat| self.conn(seat))
+                    .and_then(|conn| conn.card())
+                {
+                    card.late();
+                }
                 let seconds = self.move_timeout().map_or(0, |t| t.as_secs());
                 let message = format!(
                     "{} did not move within {seconds} s: {} wins",
@@ -202,9 +212,9 @@ impl Table {
             white: self.name_of(Colour::White),
             position: game,
         };
-        self.context
-            .results
-            .record(GameResult::of_go(&played, winner.as_deref(), ending));
+        let filed = GameResult::of_go(&played, winner.as_deref(), ending);
+        self.context.cards.count_result(&filed);
+        self.context.results.record(filed);
         let text = sgf::write(game, &self.record_info(result));
         // The record is on disk before the players hear the game has ended.
         if let Some(dir) = &self.context.settings.records {

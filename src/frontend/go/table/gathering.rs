@@ -1,6 +1,7 @@
 //! Gathering: the players arrive, the leader configures, each round starts.
 
 use super::{GameConfig, Occupant, Phase, Seat, Table, deadline_in, random_colour, state_of};
+use crate::cards::Mistake;
 use crate::engine::go::{self, Colour};
 use crate::frontend::go::event::Player;
 use crate::frontend::go::protocol::{ColourChoice, GameId, ServerMessage};
@@ -76,39 +77,54 @@ impl Table {
     ) {
         let max = self.context.settings.max_board_size;
         let refusal = if self.arranged.is_some() {
-            Some(arena::sets_the_game(&self.context.settings))
+            Some((
+                Mistake::ArenaSetsTheGame,
+                arena::sets_the_game(&self.context.settings),
+            ))
         } else if seat != 0 {
-            Some(format!(
-                "Only the leader of game {}, {}, sends SET_CONFIG",
-                self.id,
-                self.name(0)
+            Some((
+                Mistake::NotLeader,
+                format!(
+                    "Only the leader of game {}, {}, sends SET_CONFIG",
+                    self.id,
+                    self.name(0)
+                ),
             ))
         } else if let Some(config) = self.config {
-            Some(format!(
-                "Game {} is already configured ({n}x{n}{})",
-                self.id,
-                if config.defaulted {
-                    ": no SET_CONFIG came in time, so the defaults apply"
-                } else {
-                    ""
-                },
-                n = config.size
+            Some((
+                Mistake::AlreadyConfigured,
+                format!(
+                    "Game {} is already configured ({n}x{n}{})",
+                    self.id,
+                    if config.defaulted {
+                        ": no SET_CONFIG came in time, so the defaults apply"
+                    } else {
+                        ""
+                    },
+                    n = config.size
+                ),
             ))
         } else if game_id != self.id {
-            Some(format!(
-                "SET_CONFIG: wrong game id: you are in game {}, got {game_id}",
-                self.id
+            Some((
+                Mistake::WrongGameId,
+                format!(
+                    "SET_CONFIG: wrong game id: you are in game {}, got {game_id}",
+                    self.id
+                ),
             ))
         } else if !(go::MIN_SIZE..=max).contains(&(size as usize)) {
-            Some(format!(
-                "SET_CONFIG: board size must be from {} to {max}, got {size}",
-                go::MIN_SIZE
+            Some((
+                Mistake::BadBoardSize,
+                format!(
+                    "SET_CONFIG: board size must be from {} to {max}, got {size}",
+                    go::MIN_SIZE
+                ),
             ))
         } else {
             None
         };
-        if let Some(reason) = refusal {
-            self.reject(seat, reason);
+        if let Some((mistake, reason)) = refusal {
+            self.reject(seat, mistake, reason);
             return;
         }
         let leader_colour = match colour {
@@ -181,6 +197,7 @@ impl Table {
         self.rematch = [None, None];
         self.started = SystemTime::now();
         self.turn_since = self.started;
+        self.turn_began = std::time::Instant::now();
         let limit = self.context.settings.moves_per_point * config.size * config.size;
         self.record = Some(GoRecord::start(game, self.started, limit));
         self.ended_with = None;

@@ -19,12 +19,14 @@ use super::event::{BotRefused, GameEvent, Player};
 use super::protocol::{ClientCommand, GameId, GameState, Keyword, ParseError, ServerMessage};
 use super::summary::GameSummary;
 use super::thinker::{Answer, Thinker, Turn};
+use crate::cards::Mistake;
 use crate::engine::bot::Level;
 use crate::engine::go::{self, Colour};
 use crate::engine::rng::Rng;
-use crate::frontend::{Context, Departure, deadline_in};
+use crate::front::Front;
+use crate::frontend::{Context, Departure, card, deadline_in};
 use crate::live::GoRecord;
-use crate::net::{CloseReason, ConnId, Connection, Ticket};
+use crate::net::{CloseReason, ConnId, Connection, Incoming, Ticket};
 use crate::workers::Finished;
 use crossbeam_channel::{Receiver, RecvTimeoutError, at, never, select};
 use parking_lot::Mutex;
@@ -80,6 +82,7 @@ pub trait Matchmaker: Send + Sync {
     fn redispatch(
         &self,
         from: &Arc<Connection>,
+        line: Incoming,
         command: Result<ClientCommand, ParseError>,
         ticket: Ticket,
     );
@@ -186,9 +189,10 @@ fn answer_leftover(matchmaker: &Arc<dyn Matchmaker>, event: GameEvent) {
         GameEvent::SeatBot(..) => {}
         GameEvent::Line {
             from,
+            line,
             command,
             ticket,
-        } => matchmaker.redispatch(&from, command, ticket),
+        } => matchmaker.redispatch(&from, line, command, ticket),
         GameEvent::Kick(conn) => conn.close(CloseReason::Kicked),
         GameEvent::Left { .. } | GameEvent::Inspect(_) => {}
         #[cfg(test)]
@@ -271,8 +275,12 @@ struct Table {
     /// When the current round started, and which round it is (rematches count up).
     started: SystemTime,
     /// When the player to move began to be waited for (the round's start, or the last
-    /// move).
+    /// move), on the wall clock (shown) and the monotonic one (its card's move times).
     turn_since: SystemTime,
+    turn_began: Instant,
+    /// The line being answered, while a client's line is handled (its card's example
+    /// if it is refused).
+    answering: Option<Incoming>,
     round: u32,
     /// The source of the game's random colours.
     rng: Rng,
@@ -319,6 +327,8 @@ impl Table {
             rematch: [None, None],
             started: SystemTime::now(),
             turn_since: SystemTime::now(),
+            turn_began: Instant::now(),
+            answering: None,
             round: 0,
             bot_seed: rng.next_u64(),
             rng,
@@ -389,14 +399,28 @@ impl Table {
             // is read then.
             GameEvent::Line {
                 from,
+                line,
                 command,
                 ticket: _answered,
             } => match self.seat_of(from.id) {
-                Some(seat) => self.command(seat, command),
+                Some(seat) => {
+                    self.answering = Some(line);
+                    self.command(seat, command);
+                    self.answering = None;
+                }
                 None => {
-                    let _ = from.send(&ServerMessage::UnknownCommand {
+                    let answer = ServerMessage::UnknownCommand {
                         reason: format!("You are not in game {}", self.id),
-                    });
+                    };
+                    let _ = from.send(&answer);
+                    let max_bytes = self.context.settings.lines.max_line_bytes;
+                    card::mistake(
+                        &from,
+                        Front::Go,
+                        Mistake::Other,
+                        card::offending(&line, max_bytes),
+                        &answer.to_string(),
+                    );
                 }
             },
             GameEvent::Left { from, how } => {
@@ -469,14 +493,14 @@ impl Table {
 
     fn command(&mut self, seat: usize, command: Result<ClientCommand, ParseError>) {
         match command {
-            Err(error) => self.reject(seat, error.to_string()),
+            Err(error) => self.reject(seat, error.mistake(), error.to_string()),
             Ok(ClientCommand::Handshake { .. }) => {
                 let reason = format!(
                     "You are already {} in game {}: HANDSHAKE is accepted only when you are not in a game",
                     self.name(seat),
                     self.id
                 );
-                self.reject(seat, reason);
+                self.reject(seat, Mistake::SecondHandshake, reason);
             }
             Ok(ClientCommand::SetConfig {
                 game_id,
@@ -496,15 +520,30 @@ impl Table {
         }
     }
 
-    /// UNKNOWN_COMMAND, and a fresh REQUEST_CONFIG if the leader still owes one.
-    fn reject(&self, seat: usize, reason: String) {
-        self.send(seat, &ServerMessage::UnknownCommand { reason });
-        self.remind_config(seat);
+    /// UNKNOWN_COMMAND, and a fresh REQUEST_CONFIG if the leader still owes one; the
+    /// line is a `mistake` on the client's card.
+    fn reject(&self, seat: usize, mistake: Mistake, reason: String) {
+        self.refuse(seat, mistake, &ServerMessage::UnknownCommand { reason });
     }
 
-    /// INVALID_MOVE, and a fresh REQUEST_CONFIG if the leader still owes one.
-    fn refuse_move(&self, seat: usize, reason: String) {
-        self.send(seat, &ServerMessage::InvalidMove { reason });
+    /// INVALID_MOVE, and a fresh REQUEST_CONFIG if the leader still owes one; the line
+    /// is a `mistake` on the client's card.
+    fn refuse_move(&self, seat: usize, mistake: Mistake, reason: String) {
+        self.refuse(seat, mistake, &ServerMessage::InvalidMove { reason });
+    }
+
+    fn refuse(&self, seat: usize, mistake: Mistake, answer: &ServerMessage) {
+        self.send(seat, answer);
+        if let (Some(conn), Some(line)) = (self.conn(seat), &self.answering) {
+            let max_bytes = self.context.settings.lines.max_line_bytes;
+            card::mistake(
+                conn,
+                Front::Go,
+                mistake,
+                card::offending(line, max_bytes),
+                &answer.to_string(),
+            );
+        }
         self.remind_config(seat);
     }
 

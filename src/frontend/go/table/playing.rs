@@ -1,10 +1,11 @@
 //! Playing: moves and passes checked in order, EXIT, answers to REQUEST_REMATCH.
 
 use super::{Phase, Table, state_of};
+use crate::cards::Mistake;
 use crate::engine::go::{IllegalMove, Move, Point};
-use crate::frontend::Departure;
 use crate::frontend::go::protocol::{GameId, Keyword, ServerMessage};
 use crate::frontend::go::registry::EXIT;
+use crate::frontend::{Departure, card};
 use crate::results::Ending;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
@@ -20,11 +21,11 @@ impl Table {
         name: &str,
         index: i64,
     ) {
-        if let Some(reason) = self.identity_error(seat, keyword, game_id, name) {
-            return self.refuse_move(seat, reason);
+        if let Some((mistake, reason)) = self.identity_error(seat, keyword, game_id, name) {
+            return self.refuse_move(seat, mistake, reason);
         }
-        if let Some(reason) = self.not_playing_reason() {
-            return self.refuse_move(seat, reason);
+        if let Some((mistake, reason)) = self.not_playing_reason() {
+            return self.refuse_move(seat, mistake, reason);
         }
         let colour = self.seats[seat].colour;
         let Some(game) = &self.game else {
@@ -32,7 +33,7 @@ impl Table {
         };
         if game.to_move() != colour {
             let reason = format!("Not your turn: {} is to move", game.to_move());
-            return self.refuse_move(seat, reason);
+            return self.refuse_move(seat, Mistake::NotYourTurn, reason);
         }
         let size = game.size();
         let mv = if index == -1 {
@@ -44,10 +45,10 @@ impl Table {
                 "Tile index {index} is off the board: a {size}x{size} board has tiles 0 to {}, or -1 to pass",
                 size * size - 1
             );
-            return self.refuse_move(seat, reason);
+            return self.refuse_move(seat, Mistake::OffBoard, reason);
         };
         if let Err(illegal) = self.place(seat, mv) {
-            self.refuse_move(seat, illegal.to_string());
+            self.refuse_move(seat, card::go_mistake(&illegal), illegal.to_string());
         }
     }
 
@@ -69,7 +70,11 @@ impl Table {
         if let Some(record) = &self.record {
             record.log.push(colour, mv, size);
         }
+        if let Some(card) = self.seats[seat].conn().and_then(|conn| conn.card()) {
+            card.moved(self.turn_began.elapsed());
+        }
         self.turn_since = std::time::SystemTime::now();
+        self.turn_began = std::time::Instant::now();
         let index = match mv {
             Move::Pass => -1,
             Move::Play(point) => i64::try_from(point.index(size)).unwrap_or(-1),
@@ -105,43 +110,56 @@ impl Table {
         keyword: Keyword,
         game_id: GameId,
         name: &str,
-    ) -> Option<String> {
+    ) -> Option<(Mistake, String)> {
         let granted = self.name(seat);
         if game_id != self.id {
-            Some(format!(
-                "{keyword}: wrong game id: you are in game {}, got {game_id}",
-                self.id
+            Some((
+                Mistake::WrongGameId,
+                format!(
+                    "{keyword}: wrong game id: you are in game {}, got {game_id}",
+                    self.id
+                ),
             ))
         } else if name != granted {
-            Some(format!(
-                "{keyword}: wrong player name: you are {granted}, got {name}"
+            Some((
+                Mistake::WrongName,
+                format!("{keyword}: wrong player name: you are {granted}, got {name}"),
             ))
         } else {
             None
         }
     }
 
-    pub(super) fn not_playing_reason(&self) -> Option<String> {
+    pub(super) fn not_playing_reason(&self) -> Option<(Mistake, String)> {
         match self.phase {
             Phase::Playing => None,
-            Phase::Gathering if self.seats.len() < 2 => Some(format!(
-                "Game {} has not started yet: waiting for an opponent",
-                self.id
+            Phase::Gathering if self.seats.len() < 2 => Some((
+                Mistake::NotStarted,
+                format!(
+                    "Game {} has not started yet: waiting for an opponent",
+                    self.id
+                ),
             )),
-            Phase::Gathering => Some(format!(
-                "Game {} has not started yet: waiting for the leader's SET_CONFIG",
-                self.id
+            Phase::Gathering => Some((
+                Mistake::NotStarted,
+                format!(
+                    "Game {} has not started yet: waiting for the leader's SET_CONFIG",
+                    self.id
+                ),
             )),
-            Phase::RematchPending | Phase::Over => Some(format!(
-                "Game {} is finished: answer REQUEST_REMATCH with SET_REMATCH, 1 or 0",
-                self.id
+            Phase::RematchPending | Phase::Over => Some((
+                Mistake::AfterTheEnd,
+                format!(
+                    "Game {} is finished: answer REQUEST_REMATCH with SET_REMATCH, 1 or 0",
+                    self.id
+                ),
             )),
         }
     }
 
     pub(super) fn exit(&mut self, seat: usize, game_id: GameId, name: &str) {
-        if let Some(reason) = self.identity_error(seat, Keyword::Exit, game_id, name) {
-            return self.reject(seat, reason);
+        if let Some((mistake, reason)) = self.identity_error(seat, Keyword::Exit, game_id, name) {
+            return self.reject(seat, mistake, reason);
         }
         let Some(conn) = self.conn(seat).map(Arc::clone) else {
             return;
@@ -155,11 +173,16 @@ impl Table {
         if self.phase != Phase::RematchPending {
             return self.reject(
                 seat,
+                Mistake::RematchNotAsked,
                 "SET_REMATCH answers REQUEST_REMATCH, which comes only after a game ends by two passes".into(),
             );
         }
         if self.rematch[seat].is_some() {
-            return self.reject(seat, "You already answered the rematch request".into());
+            return self.reject(
+                seat,
+                Mistake::RematchTwice,
+                "You already answered the rematch request".into(),
+            );
         }
         self.rematch[seat] = Some(yes);
         self.accepted(seat);

@@ -2,6 +2,7 @@
 //! wrong (see the module doc of `protocol` for why the two come apart).
 
 use super::ErrorCode;
+use crate::cards::Mistake;
 use crate::engine::spectrangle::{Colour, Letters, Location, Rotation, Spelling};
 use crate::frontend::quote::clip;
 use base64::Engine as _;
@@ -324,6 +325,30 @@ impl ArgumentError {
             ArgumentError::BadName { .. } => ErrorCode::InvalidName,
             ArgumentError::UnknownExtension { .. } => ErrorCode::UnsupportedExtension,
             _ => ErrorCode::InvalidArguments,
+        }
+    }
+
+    /// The kind of mistake it is, on the sender's report card.
+    pub fn mistake(&self) -> Mistake {
+        match self {
+            ArgumentError::FieldCount { .. } => Mistake::FieldCount,
+            ArgumentError::NotATile { .. }
+            | ArgumentError::NotALocation { .. }
+            | ArgumentError::NotBase64 { .. } => Mistake::BadValue,
+            ArgumentError::BadName { .. } | ArgumentError::BadLobbyName { .. } => Mistake::BadName,
+            ArgumentError::UnknownExtension { .. } => Mistake::ExtensionOff,
+            ArgumentError::LineTooLong { .. } => Mistake::LineTooLong,
+        }
+    }
+}
+
+impl Unrecognized {
+    /// The kind of mistake it is, on the sender's report card.
+    pub fn mistake(&self) -> Mistake {
+        match self {
+            Unrecognized::UnknownKeyword { .. } => Mistake::UnknownCommand,
+            Unrecognized::WrongCase { .. } => Mistake::WrongCase,
+            Unrecognized::NotUtf8 => Mistake::NotUtf8,
         }
     }
 }

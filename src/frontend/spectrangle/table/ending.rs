@@ -78,7 +78,7 @@ impl Table {
         };
         let moves = self.game.as_ref().map_or(0, |g| g.history().len());
         let ended = results::result::now();
-        self.context.results.record(GameResult {
+        let result = GameResult {
             front: Front::Spectrangle,
             game: u64::from(self.id.0),
             started: self.started_at.map_or(ended, results::result::at),
@@ -90,6 +90,8 @@ impl Table {
             moves: u32::try_from(moves).unwrap_or(u32::MAX),
             size: None,
             rated: false,
-        });
+        };
+        self.context.cards.count_result(&result);
+        self.context.results.record(result);
     }
 }

@@ -22,7 +22,7 @@ use super::summary::{Summary, TableId};
 use crate::engine::rng::Rng;
 use crate::engine::spectrangle::Game;
 use crate::frontend::{Context, Departure, deadline_in};
-use crate::net::{Brake, ConnId, Connection, Ticket};
+use crate::net::{Brake, ConnId, Connection, Incoming, Ticket};
 use crate::results::Ending;
 use crate::workers::Finished;
 use crossbeam_channel::{Receiver, at, never, select};
@@ -43,7 +43,7 @@ pub trait Registrar: Send + Sync {
 
     /// Handles a move that reached the table after its game ended, where its client
     /// is now; the ticket goes with it.
-    fn redispatch(&self, from: &Arc<Connection>, command: Command, ticket: Ticket);
+    fn redispatch(&self, from: &Arc<Connection>, line: Incoming, command: Command, ticket: Ticket);
 
     /// Seats the practice bot in lobby `table`, ready: the registry sends the table
     /// [`TableEvent::SeatBot`] (and the start, if everyone is ready). Returns its name.
@@ -107,11 +107,12 @@ fn run(
         // Every other event (and its ticket: the line is answered) is dropped here.
         if let TableEvent::Move {
             from,
+            line,
             command,
             ticket,
         } = event
         {
-            registrar.redispatch(&from, command, ticket);
+            registrar.redispatch(&from, line, command, ticket);
         }
     }
 }
@@ -157,6 +158,8 @@ struct Table {
     published: Option<(Phase, usize, usize, usize)>,
     /// Since when the player to move has been waited for, and the turns taken then.
     turn_since: (std::time::SystemTime, usize),
+    /// When the player to move was told it was its turn (its card's move times).
+    turn_began: Instant,
     /// When the game started (START) and ended, and its SCORE line without the
     /// keyword, for the web board.
     started_at: Option<SystemTime>,
@@ -189,6 +192,7 @@ impl Table {
             bot_due: None,
             published: None,
             turn_since: (std::time::SystemTime::now(), 0),
+            turn_began: Instant::now(),
             started_at: None,
             ended_at: None,
             score_line: None,
@@ -241,10 +245,11 @@ impl Table {
             TableEvent::Start => self.start(),
             TableEvent::Move {
                 from,
+                line,
                 command,
                 ticket,
             } => {
-                self.play(&from, command);
+                self.play(&from, &line, command);
                 self.answered(ticket);
             }
             TableEvent::Chat { from, text, ticket } => {
@@ -288,7 +293,12 @@ impl Table {
                     self.announce_lobby();
                 }
             }
-            Phase::Playing => self.end(&what, how.ending(), Some(conn)),
+            Phase::Playing => {
+                if let Some(card) = self.seats[index].conn().and_then(|c| c.card()) {
+                    card.left_a_game();
+                }
+                self.end(&what, how.ending(), Some(conn));
+            }
             Phase::Over => {}
         }
     }

@@ -2,9 +2,12 @@
 //! the move clock.
 
 use super::{Phase, Table, deadline_in};
+use crate::cards::Mistake;
 use crate::engine::spectrangle::{Game, MoveError};
+use crate::front::Front;
+use crate::frontend::card;
 use crate::frontend::spectrangle::protocol::{Command, ErrorCode, ServerMessage};
-use crate::net::{CloseReason, Connection};
+use crate::net::{CloseReason, Connection, Incoming};
 use crate::results::Ending;
 use std::sync::atomic::Ordering;
 
@@ -39,27 +42,51 @@ impl Table {
         }
         self.game = Some(game);
         self.deadline = self.move_deadline();
+        self.turn_began = std::time::Instant::now();
     }
 
     /// A MOVE_PLAY, MOVE_SWAP or MOVE_SKIP from `from`: the turn (ERROR 5), then the
     /// rules (ERROR 6); accepted, every player hears UPDATE (and TILE for a draw).
-    pub(super) fn play(&mut self, from: &Connection, command: Command) {
+    pub(super) fn play(&mut self, from: &Connection, line: &Incoming, command: Command) {
         let Some(player) = self.seats.iter().position(|s| s.is(from.id)) else {
             return;
         };
         let Some(to_move) = self.game.as_ref().map(Game::to_move) else {
             return;
         };
+        let max_bytes = self.context.settings.lines.max_line_bytes;
+        let refuse = |mistake: Mistake, message: &ServerMessage| {
+            Self::refuse(from, message);
+            card::mistake(
+                from,
+                Front::Spectrangle,
+                mistake,
+                card::offending(line, max_bytes),
+                &message.to_string(),
+            );
+        };
         if to_move != player {
             let message = format!(
                 "Not your turn: it is {}'s turn; wait for their UPDATE",
                 self.name_of(to_move)
             );
-            return Self::refuse(from, &ServerMessage::error(ErrorCode::NotYourTurn, message));
+            return refuse(
+                Mistake::NotYourTurn,
+                &ServerMessage::error(ErrorCode::NotYourTurn, message),
+            );
         }
+        let waited = self.turn_began.elapsed();
         match self.take_turn(player, command) {
-            Ok(()) => from.accepted(),
-            Err(refusal) => Self::refuse(from, &refusal_message(&refusal)),
+            Ok(()) => {
+                from.accepted();
+                if let Some(card) = from.card() {
+                    card.moved(waited);
+                }
+            }
+            Err(refusal) => refuse(
+                card::spectrangle_mistake(&refusal),
+                &refusal_message(&refusal),
+            ),
         }
     }
 
@@ -129,6 +156,9 @@ impl Table {
         };
         let name = self.name_of(player);
         log::info!("spectrangle {}: {name} did not move in time", self.id);
+        if let Some(card) = self.seats[player].conn().and_then(|c| c.card()) {
+            card.late();
+        }
         self.announce(&ServerMessage::Skipped { player: name });
         self.timeouts[player] += 1;
         if self.timeouts[player] >= TIMEOUTS_BEFORE_DISCONNECT {
@@ -144,7 +174,10 @@ impl Table {
     fn after_turn(&mut self) {
         match self.game.as_ref().and_then(Game::end) {
             Some(reason) => self.end(&format!("The game is over: {reason}"), Ending::Score, None),
-            None => self.deadline = self.move_deadline(),
+            None => {
+                self.deadline = self.move_deadline();
+                self.turn_began = std::time::Instant::now();
+            }
         }
     }
 

@@ -1,0 +1,443 @@
+//! One client's report card: what a name did over the life of the server, in one
+//! front end. Every count is an atomic, so recording never waits for a reader; only
+//! the first three examples of each kind of mistake take a lock, so a client that
+//! makes a million mistakes takes it three times per kind.
+
+use super::mistake::Mistake;
+use super::times::{MoveTimes, TimesSummary};
+use crate::front::Front;
+use parking_lot::Mutex;
+use serde::Serialize;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, SystemTime};
+use time::OffsetDateTime;
+
+/// Examples kept of each kind of mistake: the first ones.
+pub const EXAMPLES_PER_KIND: usize = 3;
+
+/// The most characters of a line (or an answer) an example keeps.
+pub const EXAMPLE_CHARS: usize = 200;
+
+/// One offending line: what the client sent, when, and what the server answered.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Example {
+    /// The kind of mistake.
+    pub kind: Mistake,
+    /// When it came (UTC).
+    #[serde(with = "time::serde::rfc3339")]
+    pub at: OffsetDateTime,
+    /// The line as it came, cut to [`EXAMPLE_CHARS`] characters (with a note of its
+    /// length when cut); for a line that is not text, or none, what it was instead in
+    /// parentheses.
+    pub line: String,
+    /// What the server answered (its first line), cut the same way; empty if nothing.
+    pub answer: String,
+}
+
+/// What a client sent that a mistake is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Offending<'a> {
+    /// A line of text.
+    Line(&'a str),
+    /// A line longer than the server reads, of at least this many bytes.
+    TooLong(usize),
+    /// A line that is not UTF-8 text.
+    NotText,
+    /// No line: the client was silent (a timeout).
+    Silence,
+}
+
+impl Offending<'_> {
+    /// The line as an example shows it.
+    fn shown(self) -> String {
+        match self {
+            Offending::Line(line) => clip(line),
+            Offending::TooLong(bytes) => format!("(a line of more than {bytes} bytes)"),
+            Offending::NotText => "(a line that is not UTF-8 text)".into(),
+            Offending::Silence => "(nothing: silence)".into(),
+        }
+    }
+}
+
+/// How a finished game went for this client.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Won,
+    Lost,
+    Drawn,
+}
+
+/// A report card.
+pub struct Card {
+    /// The front end it belongs to.
+    pub front: Front,
+    /// The client's name (granted by the server), or `(unnamed) <address>` for a
+    /// client that never named itself.
+    pub name: Box<str>,
+    first_seen: SystemTime,
+    /// When it last did anything (Unix milliseconds): the idlest card is forgotten first.
+    last_seen_ms: AtomicU64,
+    /// Bumped by every change: a view can tell that nothing changed without a lock.
+    changes: AtomicU64,
+    connections: AtomicU64,
+    games: AtomicU64,
+    wins: AtomicU64,
+    losses: AtomicU64,
+    draws: AtomicU64,
+    moves: AtomicU64,
+    late_moves: AtomicU64,
+    games_left: AtomicU64,
+    mistakes: [AtomicU64; Mistake::COUNT],
+    examples: Mutex<Vec<Example>>,
+    longest_repeat: AtomicU64,
+    repeated_line: Mutex<Option<String>>,
+    move_times: MoveTimes,
+}
+
+impl Card {
+    /// A fresh card for `name` in `front`.
+    pub fn new(front: Front, name: &str) -> Card {
+        let now = SystemTime::now();
+        Card {
+            front,
+            name: name.into(),
+            first_seen: now,
+            last_seen_ms: AtomicU64::new(unix_ms(now)),
+            changes: AtomicU64::new(0),
+            connections: AtomicU64::new(0),
+            games: AtomicU64::new(0),
+            wins: AtomicU64::new(0),
+            losses: AtomicU64::new(0),
+            draws: AtomicU64::new(0),
+            moves: AtomicU64::new(0),
+            late_moves: AtomicU64::new(0),
+            games_left: AtomicU64::new(0),
+            mistakes: std::array::from_fn(|_| AtomicU64::new(0)),
+            examples: Mutex::new(Vec::new()),
+            longest_repeat: AtomicU64::new(0),
+            repeated_line: Mutex::new(None),
+            move_times: MoveTimes::default(),
+        }
+    }
+
+    /// A mistake of `kind`: `line` was refused with `answer`; it was the `repeat`th
+    /// time in a row this client had that same line refused (1 for the first).
+    pub fn mistake(&self, kind: Mistake, line: Offending<'_>, answer: &str, repeat: u64) {
+        let seen = self.mistakes[kind.index()].fetch_add(1, Ordering::Relaxed);
+        if seen < EXAMPLES_PER_KIND as u64 {
+            self.examples.lock().push(Example {
+                kind,
+                at: OffsetDateTime::now_utc(),
+                line: line.shown(),
+                answer: clip(answer.lines().next().unwrap_or("")),
+            });
+        }
+        if repeat > self.longest_repeat.fetch_max(repeat, Ordering::Relaxed) {
+            *self.repeated_line.lock() = Some(line.shown());
+        }
+        self.touch();
+    }
+
+    /// A move accepted, `took` after the client was told it was its turn.
+    pub fn moved(&self, took: Duration) {
+        self.moves.fetch_add(1, Ordering::Relaxed);
+        self.move_times.record(took);
+        self.touch();
+    }
+
+    /// A move accepted whose wait is not known (a move that needs no turn).
+    pub fn moved_untimed(&self) {
+        self.moves.fetch_add(1, Ordering::Relaxed);
+        self.touch();
+    }
+
+    /// A move not made in time (`--move-timeout`).
+    pub fn late(&self) {
+        self.late_moves.fetch_add(1, Ordering::Relaxed);
+        self.touch();
+    }
+
+    /// A game left while it was being played (a disconnect, EXIT, a kick).
+    pub fn left_a_game(&self) {
+        self.games_left.fetch_add(1, Ordering::Relaxed);
+        self.touch();
+    }
+
+    /// A connection that took this name.
+    pub fn connected(&self) {
+        self.connections.fetch_add(1, Ordering::Relaxed);
+        self.touch();
+    }
+
+    /// A finished game.
+    pub fn finished(&self, outcome: Outcome) {
+        self.games.fetch_add(1, Ordering::Relaxed);
+        let counter = match outcome {
+            Outcome::Won => &self.wins,
+            Outcome::Lost => &self.losses,
+            Outcome::Drawn => &self.draws,
+        };
+        counter.fetch_add(1, Ordering::Relaxed);
+        self.touch();
+    }
+
+    /// Adds what `early` (a card kept for a client before it had a name) holds to
+    /// this card.
+    pub fn absorb(&self, early: &Card) {
+        let add = |mine: &AtomicU64, theirs: &AtomicU64| {
+            mine.fetch_add(theirs.load(Ordering::Relaxed), Ordering::Relaxed);
+        };
+        add(&self.moves, &early.moves);
+        add(&self.late_moves, &early.late_moves);
+        add(&self.games_left, &early.games_left);
+        for (mine, theirs) in self.mistakes.iter().zip(&early.mistakes) {
+            add(mine, theirs);
+        }
+        let theirs = early.examples.lock().clone();
+        {
+            let mut examples = self.examples.lock();
+            for example in theirs {
+                let held = examples.iter().filter(|e| e.kind == example.kind).count();
+                if held < EXAMPLES_PER_KIND {
+                    examples.push(example);
+                }
+            }
+        }
+        let repeat = early.longest_repeat.load(Ordering::Relaxed);
+        if repeat > self.longest_repeat.fetch_max(repeat, Ordering::Relaxed) {
+            *self.repeated_line.lock() = early.repeated_line.lock().clone();
+        }
+        self.move_times.absorb(&early.move_times);
+        self.touch();
+    }
+
+    /// When it last did anything (Unix milliseconds).
+    pub fn last_seen_ms(&self) -> u64 {
+        self.last_seen_ms.load(Ordering::Relaxed)
+    }
+
+    /// Bumped by every change.
+    pub fn changes(&self) -> u64 {
+        self.changes.load(Ordering::Relaxed)
+    }
+
+    /// Every mistake counted, of every kind.
+    pub fn mistakes_total(&self) -> u64 {
+        self.mistakes
+            .iter()
+            .map(|m| m.load(Ordering::Relaxed))
+            .sum()
+    }
+
+    /// The card as it is now, for the views.
+    pub fn view(&self) -> CardView {
+        let mistakes: Vec<KindCount> = Mistake::ALL
+            .iter()
+            .map(|&kind| KindCount {
+                kind,
+                count: self.mistakes[kind.index()].load(Ordering::Relaxed),
+            })
+            .filter(|k| k.count > 0)
+            .collect();
+        let mut examples = self.examples.lock().clone();
+        examples.sort_by_key(|e| (e.kind, e.at));
+        let load = |counter: &AtomicU64| counter.load(Ordering::Relaxed);
+        CardView {
+            front: self.front,
+            name: self.name.to_string(),
+            first_seen: OffsetDateTime::from(self.first_seen),
+            last_seen: from_unix_ms(load(&self.last_seen_ms)),
+            connections: load(&self.connections),
+            games: load(&self.games),
+            wins: load(&self.wins),
+            losses: load(&self.losses),
+            draws: load(&self.draws),
+            moves: load(&self.moves),
+            late_moves: load(&self.late_moves),
+            games_left: load(&self.games_left),
+            mistakes_total: mistakes.iter().map(|k| k.count).sum(),
+            mistakes,
+            examples,
+            longest_repeat: load(&self.longest_repeat),
+            repeated_line: self.repeated_line.lock().clone(),
+            move_times: self.move_times.summary(),
+        }
+    }
+
+    fn touch(&self) {
+        self.changes.fetch_add(1, Ordering::Relaxed);
+        self.last_seen_ms
+            .store(unix_ms(SystemTime::now()), Ordering::Relaxed);
+    }
+}
+
+/// How many mistakes of one kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct KindCount {
+    pub kind: Mistake,
+    pub count: u64,
+}
+
+/// A card as the views show it (docs/report.md describes each field).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CardView {
+    pub front: Front,
+    pub name: String,
+    #[serde(with = "time::serde::rfc3339")]
+    pub first_seen: OffsetDateTime,
+    #[serde(with = "time::serde::rfc3339")]
+    pub last_seen: OffsetDateTime,
+    pub connections: u64,
+    pub games: u64,
+    pub wins: u64,
+    pub losses: u64,
+    pub draws: u64,
+    pub moves: u64,
+    pub late_moves: u64,
+    pub games_left: u64,
+    pub mistakes_total: u64,
+    /// Each kind that happened, with its count, in the order of docs/report.md.
+    pub mistakes: Vec<KindCount>,
+    /// The first three examples of each kind, by kind, then by time.
+    pub examples: Vec<Example>,
+    /// The longest run of the same refused line in a row.
+    pub longest_repeat: u64,
+    /// That line.
+    pub repeated_line: Option<String>,
+    pub move_times: TimesSummary,
+}
+
+impl CardView {
+    /// How bad the card looks, for "the worst first": every mistake, and each move
+    /// not made in time and each game left mid-play as ten.
+    pub fn badness(&self) -> u64 {
+        self.mistakes_total + 10 * (self.late_moves + self.games_left)
+    }
+
+    /// The count of `kind`.
+    pub fn count(&self, kind: Mistake) -> u64 {
+        self.mistakes
+            .iter()
+            .find(|k| k.kind == kind)
+            .map_or(0, |k| k.count)
+    }
+
+    /// The kind it made most often, if any (the first in the list on a tie).
+    pub fn top_mistake(&self) -> Option<KindCount> {
+        self.mistakes
+            .iter()
+            .copied()
+            .reduce(|best, k| if k.count > best.count { k } else { best })
+    }
+}
+
+/// `text` cut to [`EXAMPLE_CHARS`] characters, saying how long it was when cut.
+fn clip(text: &str) -> String {
+    match text.char_indices().nth(EXAMPLE_CHARS) {
+        None => text.to_string(),
+        Some((cut, _)) => format!("{}… ({} bytes in all)", &text[..cut], text.len()),
+    }
+}
+
+fn unix_ms(at: SystemTime) -> u64 {
+    at.duration_since(SystemTime::UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+}
+
+fn from_unix_ms(ms: u64) -> OffsetDateTime {
+    OffsetDateTime::from(SystemTime::UNIX_EPOCH + Duration::from_millis(ms))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_the_first_three_examples_of_each_kind_and_the_longest_repeat() {
+        let card = Card::new(Front::Go, "Ann");
+        for run in 1..=20 {
+            card.mistake(
+                Mistake::NotYourTurn,
+                Offending::Line("MOVE+1+Ann+3"),
+                "INVALID_MOVE+Not your turn: white is to move\n",
+                run,
+            );
+        }
+        card.mistake(
+            Mistake::OffBoard,
+            Offending::Line("MOVE+1+Ann+99"),
+            "INVALID_MOVE+off",
+            1,
+        );
+        card.mistake(
+            Mistake::LineTooLong,
+            Offending::TooLong(4096),
+            "UNKNOWN_COMMAND+long",
+            1,
+        );
+        let view = card.view();
+        assert_eq!(view.mistakes_total, 22);
+        assert_eq!(view.count(Mistake::NotYourTurn), 20);
+        assert_eq!(
+            view.top_mistake().map(|k| k.kind),
+            Some(Mistake::NotYourTurn)
+        );
+        let turns: Vec<&Example> = view
+            .examples
+            .iter()
+            .filter(|e| e.kind == Mistake::NotYourTurn)
+            .collect();
+        assert_eq!(turns.len(), 3);
+        assert_eq!(turns[0].line, "MOVE+1+Ann+3");
+        assert_eq!(
+            turns[0].answer,
+            "INVALID_MOVE+Not your turn: white is to move"
+        );
+        assert_eq!(view.longest_repeat, 20);
+        assert_eq!(view.repeated_line.as_deref(), Some("MOVE+1+Ann+3"));
+        let long = view
+            .examples
+            .iter()
+            .find(|e| e.kind == Mistake::LineTooLong);
+        assert_eq!(
+            long.map(|e| e.line.as_str()),
+            Some("(a line of more than 4096 bytes)")
+        );
+    }
+
+    #[test]
+    fn a_long_line_is_cut_and_says_its_length() {
+        let card = Card::new(Front::Go, "Ann");
+        let line = "é".repeat(1000);
+        card.mistake(Mistake::UnknownCommand, Offending::Line(&line), "", 1);
+        let example = &card.view().examples[0];
+        assert!(example.line.starts_with(&"é".repeat(EXAMPLE_CHARS)));
+        assert!(
+            example.line.ends_with("… (2000 bytes in all)"),
+            "{}",
+            example.line
+        );
+    }
+
+    #[test]
+    fn an_early_card_adds_to_the_named_one() {
+        let early = Card::new(Front::Go, "(unnamed)");
+        early.mistake(
+            Mistake::BeforeHandshake,
+            Offending::Line("MOVE+1+x+0"),
+            "UNKNOWN_COMMAND+x",
+            1,
+        );
+        let card = Card::new(Front::Go, "Ann");
+        card.moved(Duration::from_millis(5));
+        card.absorb(&early);
+        let view = card.view();
+        assert_eq!(view.count(Mistake::BeforeHandshake), 1);
+        assert_eq!(view.examples.len(), 1);
+        assert_eq!(view.moves, 1);
+        card.finished(Outcome::Won);
+        card.finished(Outcome::Drawn);
+        let view = card.view();
+        assert_eq!((view.games, view.wins, view.draws), (2, 1, 1));
+    }
+}
