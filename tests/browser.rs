@@ -248,3 +248,104 @@ fn the_standings_page_follows_a_finished_game_without_a_reload() {
         std::fs::write(&path, png).expect("the screenshot is written");
     }
 }
+
+#[test]
+fn the_report_cards_page_lists_each_client_live_sorts_and_links_to_a_card() {
+    let Some(browser) = browser() else { return };
+    let server = TestServer::with_web(Settings::default(), &[Protocol::Go]);
+    let base = format!("http://{}", server.web());
+    let tab: Arc<Tab> = browser.new_tab().expect("a tab");
+    tab.navigate_to(&format!("{base}/clients"))
+        .expect("navigate")
+        .wait_until_navigated()
+        .expect("the page loads");
+    assert_eq!(
+        eventually(&tab, "document.body.dataset.connection", "live"),
+        "live"
+    );
+    // The README's game, with three mistakes, while the page is open.
+    let hostile = "<b>Bob";
+    let (mut ann, mut bob) = start_named(&server, 1, 5, "Ann", hostile);
+    bob.send(&format!("MOVE+1+{hostile}+3"));
+    bob.expect("INVALID_MOVE+Not your turn: black is to move");
+    ann.send("MOVE+1+Ann+6");
+    let ack = ann.expect_prefix("ACKNOWLEDGE_MOVE+1+6;1");
+    bob.expect(&ack);
+    bob.send(&format!("MOVE+1+{hostile}+7"));
+    let ack = bob.expect_prefix("ACKNOWLEDGE_MOVE+1+7;2");
+    ann.expect(&ack);
+    ann.send("MOVE+1+Ann+7");
+    ann.expect("INVALID_MOVE+Tile 7 (C4) is not empty");
+    bob.send(&format!("move+1+{hostile}+1"));
+    bob.expect_prefix("UNKNOWN_COMMAND+Unknown command 'move'");
+
+    // The rows follow without a reload, the worst first; the hostile name is text. The
+    // kind made most often: on a tie, the first in docs/report.md's order.
+    let rows = "Array.from(document.querySelectorAll('#clients-rows tr')).map(r => Array.from(r.children).map(c => c.textContent.trim()).join('|')).join(' / ')";
+    let shown = until(&tab, rows, |text| {
+        text.contains("<b>Bob|1|0|0-0-0|1|2|") && text.contains("Ann|1|0|0-0-0|1|1|")
+    });
+    assert!(
+        shown.starts_with("GO!|<b>Bob|1|0|0-0-0|1|2|wrong-case 1|1|0|0|"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains(" / GO!|Ann|1|0|0-0-0|1|1|point-taken 1|1|0|0|"),
+        "{shown}"
+    );
+    assert_eq!(
+        eventually(
+            &tab,
+            "String(document.querySelectorAll('main b').length)",
+            "0"
+        ),
+        "0"
+    );
+    // A click on a column sorts by it: names A to Z.
+    tab.evaluate(
+        "document.querySelector('#clients-head th[data-key=\"name\"] button').click()",
+        false,
+    )
+    .expect("a click");
+    let first = "(document.querySelector('#clients-rows tr th a') || {}).textContent || ''";
+    assert_eq!(
+        eventually(&tab, first, "<b>Bob"),
+        "<b>Bob",
+        "'<' sorts before 'A'"
+    );
+    tab.evaluate(
+        "document.querySelector('#clients-head th[data-key=\"name\"] button').click()",
+        false,
+    )
+    .expect("a click");
+    assert_eq!(eventually(&tab, first, "Ann"), "Ann");
+    if let Ok(path) = std::env::var("GOSERVER_CLIENTS_SCREENSHOT") {
+        let png = tab
+            .capture_screenshot(CaptureScreenshotFormatOption::Png, None, None, true)
+            .expect("a screenshot");
+        std::fs::write(&path, png).expect("the screenshot is written");
+    }
+
+    // The name links to the card, which shows each mistake with its line and answer.
+    let href = until(
+        &tab,
+        "(document.querySelector('#clients-rows a[href*=\"Bob\"]') || {}).href || ''",
+        |h| !h.is_empty(),
+    );
+    assert!(href.ends_with("/client/go/%3Cb%3EBob"), "{href}");
+    tab.navigate_to(&href)
+        .expect("navigate")
+        .wait_until_navigated()
+        .expect("the card loads");
+    let kinds = "Array.from(document.querySelectorAll('.mistake')).map(m => m.dataset.kind + ':' + m.querySelector('.sent').textContent).join(' / ')";
+    assert_eq!(
+        eventually(
+            &tab,
+            kinds,
+            "wrong-case:move+1+<b>Bob+1 / not-your-turn:MOVE+1+<b>Bob+3"
+        ),
+        "wrong-case:move+1+<b>Bob+1 / not-your-turn:MOVE+1+<b>Bob+3"
+    );
+    let title = tab.get_title().expect("a title");
+    assert_eq!(title, "goserver: <b>Bob (go)");
+}
