@@ -1,8 +1,8 @@
 //! What a case runs with: the server's address, the waits, the case's wire log, its
 //! clients' names, and the boards it shows. Cases know the server only through this.
 
-use super::step::{Failure, Step};
 use super::log::WireLog;
+use super::step::{Failure, Step};
 use super::wire::Wire;
 use parking_lot::Mutex;
 use serde::Serialize;

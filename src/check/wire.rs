@@ -4,8 +4,8 @@
 //! bytes cannot stretch it), a line by [`MAX_LINE_BYTES`], so that a server sending
 //! megabytes without a newline is one event, not a memory leak.
 
-use super::step::{Failure, Step};
 use super::log::{Direction, WireLog};
+use super::step::{Failure, Step};
 use crate::net::{DeadlineReader, Incoming, LineLimits, LineReader, ReadError};
 use std::io::Write;
 use std::net::{Shutdown, SocketAddr, TcpStream};

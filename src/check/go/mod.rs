@@ -19,8 +19,8 @@ pub mod rules;
 use super::case::{Failure, Section, Step};
 use super::probe::Probe;
 use super::run::Suite;
-use crate::frontend::go::protocol::{ClientCommand, ServerMessage};
 use super::wire::Heard;
+use crate::frontend::go::protocol::{ClientCommand, ServerMessage};
 use client::GoClient;
 use std::time::Duration;
 
@@ -90,7 +90,9 @@ pub fn alive(probe: &mut Probe) -> Step<()> {
     second.send(&ClientCommand::Handshake {
         name: second_name.clone(),
     })?;
-    let answered = second.wire().line("an answer to HANDSHAKE (from either fresh client)");
+    let answered = second
+        .wire()
+        .line("an answer to HANDSHAKE (from either fresh client)");
     if let Ok(line) = &answered {
         leave(&mut second, &second_name, line, quiet)?;
     }
