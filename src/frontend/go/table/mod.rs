@@ -18,10 +18,10 @@
 use super::event::{BotRefused, GameEvent, Player};
 use super::protocol::{ClientCommand, GameId, GameState, Keyword, ParseError, ServerMessage};
 use super::summary::GameSummary;
-use super::thinker::{Answer, Thinker, Turn};
 use crate::engine::bot::Level;
 use crate::engine::go::{self, Colour};
 use crate::engine::rng::Rng;
+use crate::frontend::thinker::{Answer, Thinker, Turn};
 use crate::frontend::{Context, Departure, deadline_in};
 use crate::live::GoRecord;
 use crate::net::{CloseReason, ConnId, Connection, Ticket};
