@@ -95,6 +95,11 @@ pub struct Options {
     /// `bot <game id>` still seats it).
     #[arg(long, default_value_t = 0, value_name = "S", value_parser = seconds_parser())]
     pub spectrangle_bot_after: u64,
+    /// Seconds a player sits alone in the Bkgo room (the other seat free) before the
+    /// practice bot (GoBot, at --bot-level) takes the free seat; 0 never (the
+    /// console's `bot bkgo` still seats it).
+    #[arg(long, default_value_t = 0, value_name = "S", value_parser = seconds_parser())]
+    pub bkgo_bot_after: u64,
     /// Milliseconds the practice bot thinks about each move (1 to 60000).
     #[arg(long, default_value_t = 300, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=MAX_BOT_THINK_MS))]
     pub bot_think_ms: u64,
@@ -421,7 +426,11 @@ impl Options {
                 Some(Secret::from_file(path).map_err(|e| format!("--bkgo-password-file: {e}"))?)
             }
         };
-        Ok(BkgoSettings { size, password })
+        Ok(BkgoSettings {
+            size,
+            password,
+            bot_after: seconds(self.bkgo_bot_after),
+        })
     }
 }
 
@@ -575,6 +584,28 @@ mod tests {
             ),
             "{password}"
         );
+    }
+
+    #[test]
+    fn the_bkgo_bot_comes_after_its_seconds_and_0_is_never() {
+        let after = |flags: &[&str]| {
+            Options::try_parse_from(std::iter::once("goserver").chain(flags.iter().copied()))
+                .map(|options| options.bkgo_settings().map(|b| b.bot_after))
+        };
+        assert_eq!(after(&[]).expect("no flags"), Ok(None));
+        assert_eq!(
+            after(&["--bkgo-bot-after", "0"]).expect("0 parses"),
+            Ok(None)
+        );
+        assert_eq!(
+            after(&["--bkgo-bot-after", "5"]).expect("5 parses"),
+            Ok(Some(Duration::from_secs(5)))
+        );
+        // GO!'s --bot-after is another flag: it does not seat a bot in the room.
+        assert_eq!(after(&["--bot-after", "5"]).expect("parses"), Ok(None));
+        for bad in ["-1", "x", "1.5"] {
+            assert!(after(&["--bkgo-bot-after", bad]).is_err(), "{bad}");
+        }
     }
 
     #[test]

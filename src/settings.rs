@@ -95,6 +95,10 @@ pub struct BkgoSettings {
     pub size: usize,
     /// The remote-shutdown password (`--bkgo-password-file`); none: remote shutdown off.
     pub password: Option<Secret>,
+    /// How long a player sits alone in the room (the other seat free, a game going
+    /// on) before the practice bot takes the free seat (`--bkgo-bot-after`); none:
+    /// never by itself (the console's `bot bkgo` still seats it).
+    pub bot_after: Option<Duration>,
 }
 
 impl Default for BkgoSettings {
@@ -102,6 +106,7 @@ impl Default for BkgoSettings {
         BkgoSettings {
             size: 19,
             password: None,
+            bot_after: None,
         }
     }
 }

@@ -24,7 +24,7 @@ fn settings(size: usize) -> Settings {
     Settings {
         bkgo: BkgoSettings {
             size,
-            password: None,
+            ..BkgoSettings::default()
         },
         ..Settings::default()
     }

@@ -335,7 +335,7 @@ fn the_board_the_bkgo_room_sends_loads_in_gnugo_with_the_same_position() {
     let settings = Settings {
         bkgo: BkgoSettings {
             size,
-            password: None,
+            ..BkgoSettings::default()
         },
         ..Settings::default()
     };

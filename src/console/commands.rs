@@ -139,7 +139,7 @@ pub const COMMANDS: &[CommandSpec] = &[
                 optional: true,
             },
         ],
-        about: "seat the practice bot (level 1 to 5, default --bot-level) in a GO! game waiting for a partner",
+        about: "seat the practice bot (level 1 to 5, default --bot-level) in a GO! game waiting for a partner, a Spectrangle lobby or the Bkgo room",
     },
     CommandSpec {
         name: "standings",
@@ -407,6 +407,12 @@ mod tests {
         assert_eq!(
             parse("bot 3 5"),
             Ok(Some(Command::Bot("3".into(), Some(Level::STRONGEST))))
+        );
+        // The Bkgo room is a game id like any other: which front end it is, and
+        // whether its bot can sit, is the console's and the room's to say.
+        assert_eq!(
+            parse("bot bkgo 1"),
+            Ok(Some(Command::Bot("bkgo".into(), Some(Level::WEAKEST))))
         );
         let error = |line| parse(line).unwrap_err().0;
         assert_eq!(

@@ -8,8 +8,9 @@
 //! - [`go`]: GO!, the `+`-delimited Go protocol (two players per game).
 //! - [`spectrangle`]: Spectrangle, the tile game for 2 to 4 players.
 //! - [`bkgo`]: Bkgo 0.6, one shared Go room per server (two seated, the rest watch).
-//! - [`names`]: the player-name rules the Go front ends share.
+//! - [`names`]: the player-name rules the Go front ends share, and GoBot's name.
 //! - [`quote`]: client text quoted back in error messages.
+//! - [`thinker`]: GoBot's helper thread, one per seat it takes (GO!, Bkgo).
 
 pub mod bkgo;
 pub mod card;
@@ -17,6 +18,7 @@ pub mod go;
 pub mod names;
 pub mod quote;
 pub mod spectrangle;
+pub mod thinker;
 
 use crate::cards::Cards;
 use crate::engine::bot::Level;
@@ -363,7 +365,7 @@ pub trait FrontEnd: Send + Sync {
     /// Why not, one line.
     fn seat_bot(&self, id: &str, _level: Option<Level>) -> Result<String, String> {
         Err(format!(
-            "game {id} is a {} game: the practice bot plays GO! and Spectrangle games only",
+            "game {id} is a {} game: this front end has no practice bot",
             self.name()
         ))
     }

@@ -4,6 +4,7 @@
 //! It does not know where names are registered (a GO! lobby, a Bkgo room): the caller
 //! says which names are taken.
 
+use crate::engine::bot::Level;
 use std::fmt;
 
 /// The longest player name accepted, in characters.
@@ -43,6 +44,13 @@ impl fmt::Display for NameError {
 }
 
 impl std::error::Error for NameError {}
+
+/// The name GoBot of `level` asks for, in GO! and in the Bkgo room: `GoBot-L3`
+/// (granted as `GoBot-L3_2`, ... when taken), so that games, logs and records tell
+/// levels apart, and tell the bot from a client.
+pub fn bot_name(level: Level) -> String {
+    format!("GoBot-L{level}")
+}
 
 /// Checks the name rules: not empty, no control characters, no `+`, at most
 /// [`MAX_NAME_CHARS`] characters (checked in that order).

@@ -3,11 +3,13 @@
 
 use super::protocol::{ClientMessage, ParseError, Status};
 use super::summary::RoomView;
-use crate::engine::go::Game;
+use crate::engine::bot::Level;
+use crate::engine::go::{Colour, Game};
 use crate::engine::sgf::SgfError;
 use crate::frontend::Departure;
 use crate::net::{CloseReason, ConnId, Connection, Ticket};
 use crossbeam_channel::Sender;
+use std::fmt;
 use std::sync::Arc;
 
 /// The close reason recorded on a connection whose client sent `Quitting:`.
@@ -56,8 +58,59 @@ pub enum RoomEvent {
     Kick(Arc<Connection>),
     /// The operator kicks everyone seated; the answer names them.
     KickSeated(Sender<Vec<String>>),
+    /// The operator seats the practice bot at this level (`bot bkgo [level]`).
+    SeatBot(Level, Sender<Result<BotSeated, BotRefused>>),
     /// A `status` request asks about the room.
     Status(Sender<Status>),
     /// The console asks for a detailed view.
     Inspect(Sender<RoomView>),
+}
+
+/// The practice bot took a seat.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BotSeated {
+    /// The name it was granted (`GoBot-L3`).
+    pub name: String,
+    /// The seat it took.
+    pub colour: Colour,
+}
+
+/// Why the practice bot does not sit down in the room. It takes the free seat
+/// opposite a seated player while a game goes on, and never a seat a person could
+/// have: a human always comes first.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BotRefused {
+    /// Both seats are taken.
+    SeatsTaken {
+        /// Who sits in black's seat.
+        black: String,
+        /// Who sits in white's seat.
+        white: String,
+    },
+    /// Nobody is seated: the bot would have nobody to play.
+    NobodySeated,
+    /// The game on the board is over: `NewBoard` starts the next one.
+    GameOver,
+    /// The bot's helper thread could not be started.
+    NoThread(String),
+}
+
+impl fmt::Display for BotRefused {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BotRefused::SeatsTaken { black, white } => write!(
+                f,
+                "the Bkgo room's seats are taken ({black} (black) vs {white} (white)): the practice bot only takes a free seat opposite a seated player"
+            ),
+            BotRefused::NobodySeated => f.write_str(
+                "nobody is seated in the Bkgo room: the practice bot takes the free seat opposite a seated player",
+            ),
+            BotRefused::GameOver => f.write_str(
+                "the Bkgo room's game is over: the practice bot sits down for a game in progress (a seated player's NewBoard starts one)",
+            ),
+            BotRefused::NoThread(error) => {
+                write!(f, "the practice bot's thread cannot start: {error}")
+            }
+        }
+    }
 }

@@ -23,7 +23,8 @@ pub mod session;
 pub mod summary;
 pub mod upload;
 
-use super::{ClientRow, Context, FrontEnd, GameRow, QueueRow, Record, Tally, Unanswered};
+use super::{BotRow, ClientRow, Context, FrontEnd, GameRow, QueueRow, Record, Tally, Unanswered};
+use crate::engine::bot::Level;
 use crate::engine::go::Game;
 use crate::net::{CloseReason, ConnId, Connection, Depth, Inbox, Refused};
 use crate::records;
@@ -196,7 +197,7 @@ impl FrontEnd for BkgoFrontEnd {
             .lock()
             .values()
             .map(|conn| {
-                let member = members.iter().find(|m| m.conn == conn.id);
+                let member = members.iter().find(|m| m.conn == Some(conn.id));
                 ClientRow {
                     conn: Arc::clone(conn),
                     name: member.map(|m| m.name.clone()),
@@ -207,6 +208,21 @@ impl FrontEnd for BkgoFrontEnd {
             .collect();
         clients.sort_by_key(|c| c.conn.id);
         clients
+    }
+
+    fn bots(&self) -> Vec<BotRow> {
+        // The members without a connection: the practice bot.
+        self.summary
+            .lock()
+            .members
+            .iter()
+            .filter(|m| m.conn.is_none())
+            .map(|m| BotRow {
+                name: m.name.clone(),
+                state: report::player_state(Some(m.role)),
+                game: ROOM_ID.to_string(),
+            })
+            .collect()
     }
 
     fn owns(&self, id: &str) -> bool {
@@ -247,6 +263,20 @@ impl FrontEnd for BkgoFrontEnd {
             ),
             Err(e) => e,
         }
+    }
+
+    fn seat_bot(&self, id: &str, level: Option<Level>) -> Result<String, String> {
+        if id != ROOM_ID {
+            return Err(format!("no game {id}"));
+        }
+        let level = level.unwrap_or(self.context.settings.bot_level);
+        let seated = self
+            .ask(|reply| RoomEvent::SeatBot(level, reply))?
+            .map_err(|refused| refused.to_string())?;
+        Ok(format!(
+            "the practice bot {} takes the {} seat of the Bkgo room",
+            seated.name, seated.colour
+        ))
     }
 
     fn tally(&self) -> Tally {

@@ -146,7 +146,7 @@ mod tests {
     fn summary() -> RoomSummary {
         let mut s = RoomSummary::new(9);
         let member = |n: u64, name: &str, role| MemberRow {
-            conn: ConnId(n),
+            conn: Some(ConnId(n)),
             name: name.into(),
             role,
         };

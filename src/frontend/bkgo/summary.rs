@@ -40,8 +40,9 @@ impl fmt::Display for Role {
 /// One member of the room, as the console lists it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MemberRow {
-    /// Its connection's id: the console kicks and traces members through it.
-    pub conn: ConnId,
+    /// Its connection's id: the console kicks and traces members through it. None
+    /// for the practice bot, which has no connection.
+    pub conn: Option<ConnId>,
     /// The name it was granted.
     pub name: String,
     /// Seated (which colour) or watching.

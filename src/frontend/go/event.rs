@@ -50,12 +50,6 @@ pub enum GameEvent {
     Panic,
 }
 
-/// The name the practice bot of `level` asks the registry for: `GoBot-L3` (granted as
-/// `GoBot-L3_2`, ... when taken), so that games, logs and records tell levels apart.
-pub fn bot_name(level: Level) -> String {
-    format!("GoBot-L{level}")
-}
-
 /// Why the practice bot cannot take a seat in a game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum BotRefused {

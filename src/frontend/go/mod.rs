@@ -8,7 +8,6 @@
 //! - [`route`]: where one client's lines go, with a lock of its own.
 //! - [`table`]: one thread per game: the whole GO! flow.
 //! - [`event`]: what a game loop receives, and who it seats.
-//! - [`thinker`]: the practice bot's helper thread, one per game it sits in.
 //! - [`summary`]: what games publish for the console; [`report`]: how it reads there.
 //!
 //! [`GoFrontEnd`] is what the server and the console see of it.
@@ -22,7 +21,6 @@ pub mod route;
 pub mod session;
 pub mod summary;
 pub mod table;
-pub mod thinker;
 
 use super::{
     ArenaAction, BotRow, ClientRow, Context, FrontEnd, GameRow, QueueRow, Record, Tally,

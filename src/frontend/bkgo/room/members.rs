@@ -1,6 +1,6 @@
 //! Who is in the room: members in join order with their IDs and granted names, and
 //! the two seats. Pure bookkeeping, no I/O: `C` is how the room reaches a member (its
-//! connection; nothing in the tests).
+//! connection, or the practice bot's thread; nothing in the tests).
 //!
 //! The seat rules: a joiner takes a free seat (black first), else watches; a seat
 //! freed by a departure goes to the longest-waiting watcher (the earliest joiner who
@@ -18,8 +18,9 @@ use std::collections::HashSet;
 pub struct Member<C> {
     /// Its ID in the room (`ID:`).
     pub id: PlayerId,
-    /// Its connection's id.
-    pub conn_id: ConnId,
+    /// Its connection's id; none for the practice bot, which has no connection (so
+    /// no event from a connection is ever taken for the bot's).
+    pub conn_id: Option<ConnId>,
     /// The name granted when it joined.
     pub name: String,
     /// How to reach it.
@@ -76,7 +77,12 @@ impl<C> Members<C> {
     /// Adds a member who asked for `wanted` (granted as is, or with `_2`, `_3`, ... if
     /// a member has it) with the next ID; it takes a free seat, black first. Returns
     /// the member and the seat it took.
-    pub fn join(&mut self, conn_id: ConnId, wanted: &str, conn: C) -> (&Member<C>, Option<Colour>) {
+    pub fn join(
+        &mut self,
+        conn_id: Option<ConnId>,
+        wanted: &str,
+        conn: C,
+    ) -> (&Member<C>, Option<Colour>) {
         let name = names::grant(wanted, |name| self.names.contains(name));
         self.names.insert(name.clone());
         let id = PlayerId(self.next_id);
@@ -97,10 +103,11 @@ impl<C> Members<C> {
         (&self.list[index], seat)
     }
 
-    /// Removes the member on connection `conn_id`. Returns it, and the change of its
-    /// seat if it held one: to the longest-waiting watcher, or empty.
-    pub fn leave(&mut self, conn_id: ConnId) -> Option<(Member<C>, Option<SeatChange>)> {
-        let index = self.list.iter().position(|m| m.conn_id == conn_id)?;
+    /// Removes member `id` (by its ID: the practice bot has no connection to name it
+    /// by). Returns it, and the change of its seat if it held one: to the
+    /// longest-waiting watcher, or empty.
+    pub fn leave(&mut self, id: PlayerId) -> Option<(Member<C>, Option<SeatChange>)> {
+        let index = self.list.iter().position(|m| m.id == id)?;
         let member = self.list.remove(index);
         self.names.remove(&member.name);
         let Some(colour) = self.seat_of(member.id) else {
@@ -121,7 +128,7 @@ impl<C> Members<C> {
 
     /// The member on connection `conn_id`.
     pub fn by_conn(&self, conn_id: ConnId) -> Option<&Member<C>> {
-        self.list.iter().find(|m| m.conn_id == conn_id)
+        self.list.iter().find(|m| m.conn_id == Some(conn_id))
     }
 
     /// The seat member `id` holds, if any.
@@ -135,6 +142,13 @@ impl<C> Members<C> {
     pub fn holder(&self, colour: Colour) -> Option<&Member<C>> {
         let id = self.seats[seat_index(colour)]?;
         self.list.iter().find(|m| m.id == id)
+    }
+
+    /// The seats taken, black first.
+    pub fn seated(&self) -> impl Iterator<Item = (Colour, &Member<C>)> {
+        COLOURS
+            .into_iter()
+            .filter_map(|colour| Some((colour, self.holder(colour)?)))
     }
 
     /// The name of the member in seat `colour`.
@@ -181,7 +195,7 @@ mod tests {
     }
 
     fn join(members: &mut Members<()>, conn: u64, name: &str) -> Option<Colour> {
-        members.join(ConnId(conn), name, ()).1
+        members.join(Some(ConnId(conn)), name, ()).1
     }
 
     #[test]
@@ -207,10 +221,10 @@ mod tests {
             join(&mut members, conn, name);
         }
         // A watcher leaves: no seat changes.
-        let (gone, change) = members.leave(ConnId(3)).expect("Cat is a member");
+        let (gone, change) = members.leave(PlayerId(3)).expect("Cat is a member");
         assert_eq!((gone.name.as_str(), change), ("Cat", None));
         // Black leaves: Dan, the only watcher, sits.
-        let (_, change) = members.leave(ConnId(1)).expect("Ann is a member");
+        let (_, change) = members.leave(PlayerId(1)).expect("Ann is a member");
         assert_eq!(
             change,
             Some(SeatChange {
@@ -220,7 +234,7 @@ mod tests {
         );
         assert_eq!(room(&members), "Bob(2):white Dan(4):black");
         // White leaves and nobody watches: the seat stays empty until someone joins.
-        let (_, change) = members.leave(ConnId(2)).expect("Bob is a member");
+        let (_, change) = members.leave(PlayerId(2)).expect("Bob is a member");
         assert_eq!(
             change,
             Some(SeatChange {
@@ -230,7 +244,42 @@ mod tests {
         );
         assert_eq!(join(&mut members, 5, "Bob"), Some(Colour::White));
         assert_eq!(room(&members), "Dan(4):black Bob(5):white");
-        assert!(members.leave(ConnId(99)).is_none());
+        assert!(members.leave(PlayerId(99)).is_none());
+    }
+
+    #[test]
+    fn a_member_without_a_connection_sits_and_leaves_by_its_id() {
+        let mut members = Members::new();
+        join(&mut members, 1, "Ann");
+        let (bot, seat) = members.join(None, "GoBot-L3", ());
+        assert_eq!((bot.id, seat), (PlayerId(2), Some(Colour::White)));
+        join(&mut members, 3, "Cat");
+        // No connection's event reaches it.
+        assert!(members.by_conn(ConnId(0)).is_none());
+        assert_eq!(
+            members.rows().iter().map(|r| r.conn).collect::<Vec<_>>(),
+            [Some(ConnId(1)), None, Some(ConnId(3))]
+        );
+        let seated: Vec<(Colour, &str)> = members
+            .seated()
+            .map(|(colour, m)| (colour, m.name.as_str()))
+            .collect();
+        assert_eq!(
+            seated,
+            [(Colour::Black, "Ann"), (Colour::White, "GoBot-L3")]
+        );
+        // It leaves like anyone, by its ID: its seat goes to the longest-waiting
+        // watcher.
+        let (gone, change) = members.leave(PlayerId(2)).expect("the bot is a member");
+        assert_eq!(gone.name, "GoBot-L3");
+        assert_eq!(
+            change,
+            Some(SeatChange {
+                colour: Colour::White,
+                holder: Some("Cat".into())
+            })
+        );
+        assert!(members.leave(PlayerId(2)).is_none());
     }
 
     #[test]
@@ -239,8 +288,8 @@ mod tests {
         for (conn, name) in [(1, "Ann"), (2, "Bob"), (3, "Cat"), (4, "Dan"), (5, "Eve")] {
             join(&mut members, conn, name);
         }
-        members.leave(ConnId(2));
-        members.leave(ConnId(1));
+        members.leave(PlayerId(2));
+        members.leave(PlayerId(1));
         assert_eq!(room(&members), "Cat(3):white Dan(4):black Eve(5):watching");
     }
 }

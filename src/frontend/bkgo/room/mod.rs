@@ -9,13 +9,21 @@
 //! bounded and non-blocking): a member that stops reading is dropped by the net layer
 //! and leaves like any other, it never slows the room.
 //!
+//! A member is a client, or the practice bot ([`Occupant`]): GoBot takes a free seat
+//! opposite a player left alone (`--bkgo-bot-after`, the console's `bot bkgo`) and
+//! thinks on a helper thread of its own, whose answers are one more arm of the loop's
+//! `select!`; it has no connection, and its moves go through the same steps as a
+//! client's accepted `Place` and `Pass`.
+//!
 //! This file holds the loop, the state, the arrivals and the departures; the
 //! submodules add methods to `Room`:
 //! - `members`: who sits where (pure bookkeeping);
 //! - `play`: `Place`, `Pass`, `NewBoard`, `SendingBoard`, `SetName`, the end of a game
 //!   and its record;
+//! - `bot`: the practice bot: its arrival, its questions and moves, its leaving;
 //! - `view`: what `status` and the console see, and the roster and board lines.
 
+mod bot;
 mod members;
 mod play;
 mod view;
@@ -26,6 +34,7 @@ use super::summary::RoomSummary;
 use crate::engine::go::{Colour, Game};
 use crate::frontend::Counters;
 use crate::frontend::Departure;
+use crate::frontend::thinker::{Thinker, Turn};
 use crate::live::{GoRecord, Live};
 use crate::net::{Brake, CloseReason, ConnId, Connection, Ticket};
 use crate::records;
@@ -86,16 +95,42 @@ fn run(parts: RoomParts, events: &Receiver<RoomEvent>) {
             return;
         }
         log::error!("bkgo room: internal error, the room starts again empty");
-        for member in room.members.iter() {
-            let _ = member.conn.send(&ServerMessage::Dialog(
+        for conn in room.members.iter().filter_map(|m| m.conn.client()) {
+            let _ = conn.send(&ServerMessage::Dialog(
                 "Internal server error: the room was closed, join again".into(),
             ));
-            let _ = member.conn.send(&ServerMessage::RejectedFatal);
-            member
-                .conn
-                .close(CloseReason::Because("internal error in the room".into()));
+            let _ = conn.send(&ServerMessage::RejectedFatal);
+            conn.close(CloseReason::Because("internal error in the room".into()));
         }
+        // The practice bot's thread ends with the old room.
         room = room.fresh();
+    }
+}
+
+/// Who a member is: a client on its connection, or the server's practice bot (GoBot),
+/// which has no connection and thinks on its helper thread.
+enum Occupant {
+    /// A client: the room sends it every line.
+    Client(Arc<Connection>),
+    /// The practice bot: it is sent nothing, and its moves come from its thread.
+    Bot(Thinker),
+}
+
+impl Occupant {
+    /// The client's connection; none for the bot.
+    fn client(&self) -> Option<&Arc<Connection>> {
+        match self {
+            Occupant::Client(conn) => Some(conn),
+            Occupant::Bot(_) => None,
+        }
+    }
+
+    /// The bot's helper thread; none for a client.
+    fn thinker(&self) -> Option<&Thinker> {
+        match self {
+            Occupant::Client(_) => None,
+            Occupant::Bot(thinker) => Some(thinker),
+        }
     }
 }
 
@@ -145,7 +180,7 @@ struct Room {
     counters: Arc<Counters>,
     /// Context with the room that replaces this one after a panic.
     records: Option<Arc<records::Writer>>,
-    members: Members<Arc<Connection>>,
+    members: Members<Occupant>,
     /// The tickets of lines answered while a member is behind on its output.
     brake: Brake,
     live: Arc<Live>,
@@ -175,6 +210,14 @@ struct Room {
     pending_end: Option<PendingEnd>,
     /// Since when the player to move has been waited for, and the game and move then.
     turn_since: (SystemTime, (u32, usize)),
+    /// When the practice bot takes the free seat, while a player sits alone (see
+    /// `--bkgo-bot-after`).
+    bot_due: Option<Instant>,
+    /// The position the bot was last asked about, so it is asked once per turn.
+    bot_asked: Option<Turn>,
+    /// How many times the bot has sat down: each time its random choices come from
+    /// the next seed (`--seed`).
+    bots_seated: u64,
 }
 
 impl Room {
@@ -212,6 +255,9 @@ impl Room {
             ending: None,
             pending_end: None,
             turn_since: (started, (1, 0)),
+            bot_due: None,
+            bot_asked: None,
+            bots_seated: 0,
         }
     }
 
@@ -230,10 +276,14 @@ impl Room {
         Room::with_records(parts, self.records.clone())
     }
 
-    /// The loop: one event at a time, until the shutdown.
+    /// The loop: one event, bot answer or timer at a time, until the shutdown.
     fn serve(&mut self, events: &Receiver<RoomEvent>, shutdown: &Receiver<()>) {
         self.publish();
         loop {
+            let bot_due = self
+                .bot_due
+                .map_or_else(crossbeam_channel::never, crossbeam_channel::at);
+            let bot_answers = self.bot_answers();
             select! {
                 recv(events) -> event => match event {
                     Ok(event) => self.handle(event),
@@ -245,7 +295,8 @@ impl Room {
                     return;
                 }
                 recv(self.brake.timer()) -> _ => {
-                    self.brake.recheck(self.members.iter().map(|m| m.conn.as_ref()));
+                    let clients = self.members.iter().filter_map(|m| m.conn.client());
+                    self.brake.recheck(clients.map(AsRef::as_ref));
                 }
                 recv(self.result_synced()) -> _ => self.tell_pending_end(),
                 recv(self.result_deadline()) -> _ => {
@@ -256,7 +307,13 @@ impl Room {
                     );
                     self.tell_pending_end();
                 }
+                recv(bot_due) -> _ => self.on_bot_due(),
+                recv(bot_answers) -> answer => match answer {
+                    Ok(answer) => self.on_bot_answer(answer),
+                    Err(_) => self.on_bot_stopped(),
+                },
             }
+            self.tend_bot();
             self.publish();
         }
     }
@@ -277,13 +334,13 @@ impl Room {
             })
     }
 
-    /// Tells the room the end that waited for its result, then handles what waited for
-    /// it, in order.
+    /// Tells the room the end that waited for its result (the bot then leaves), then
+    /// handles what waited for it, in order.
     fn tell_pending_end(&mut self) {
         let Some(pending) = self.pending_end.take() else {
             return;
         };
-        self.tell_end(pending.ending);
+        self.conclude(pending.ending);
         for event in pending.deferred {
             self.handle(event);
         }
@@ -324,6 +381,9 @@ impl Room {
             RoomEvent::KickSeated(reply) => {
                 let _ = reply.send(self.kick_seated());
             }
+            RoomEvent::SeatBot(level, reply) => {
+                let _ = reply.send(self.seat_bot(level, "seated by the operator"));
+            }
             RoomEvent::Status(reply) => {
                 let _ = reply.send(self.status());
             }
@@ -336,8 +396,8 @@ impl Room {
     /// A line has been answered: its ticket goes, unless a member is behind on what
     /// the room sent it (then the sender waits, see `net::handoff::Brake`).
     fn answered(&mut self, ticket: Ticket) {
-        self.brake
-            .answered(ticket, self.members.iter().map(|m| m.conn.as_ref()));
+        let clients = self.members.iter().filter_map(|m| m.conn.client());
+        self.brake.answered(ticket, clients.map(AsRef::as_ref));
     }
 
     /// A message from member `from` (parsed in the room's state).
@@ -346,7 +406,10 @@ impl Room {
             // Sent before it was removed (garbage, kick): nobody to answer.
             return;
         };
-        let (conn, id, name) = (Arc::clone(&member.conn), member.id, member.name.clone());
+        let Some(conn) = member.conn.client().map(Arc::clone) else {
+            return;
+        };
+        let (id, name) = (member.id, member.name.clone());
         match message {
             ClientMessage::Place { x, y } => self.place(&conn, id, x, y),
             ClientMessage::Pass => self.pass(&conn, id),
@@ -377,7 +440,9 @@ impl Room {
         if self.members.by_conn(conn.id).is_some() {
             return;
         }
-        let (member, seat) = self.members.join(conn.id, wanted, Arc::clone(&conn));
+        let (member, seat) =
+            self.members
+                .join(Some(conn.id), wanted, Occupant::Client(Arc::clone(&conn)));
         let (id, name) = (member.id, member.name.clone());
         conn.set_name(&name);
         conn.accepted();
@@ -405,7 +470,13 @@ impl Room {
     /// Removes the member on `conn_id`, if it is one: the others get `GoodbyePlayer:`
     /// and the seat line of a seat that changed hands or became empty.
     fn remove(&mut self, conn_id: ConnId) -> Option<String> {
-        let (member, change) = self.members.leave(conn_id)?;
+        let id = self.members.by_conn(conn_id)?.id;
+        self.remove_member(id)
+    }
+
+    /// Removes member `id` (a client, or the bot), as [`Room::remove`] does.
+    fn remove_member(&mut self, id: PlayerId) -> Option<String> {
+        let (member, change) = self.members.leave(id)?;
         let mut news = vec![ServerMessage::GoodbyePlayer(member.name.clone())];
         if let Some(change) = change {
             news.push(ServerMessage::Seat {
@@ -439,7 +510,12 @@ impl Room {
 
     /// Garbage from a member: it is told why, then dropped.
     fn garbage(&mut self, from: ConnId, error: &ParseError) {
-        let Some(conn) = self.members.by_conn(from).map(|m| Arc::clone(&m.conn)) else {
+        let Some(conn) = self
+            .members
+            .by_conn(from)
+            .and_then(|m| m.conn.client())
+            .map(Arc::clone)
+        else {
             return;
         };
         send_all(
@@ -470,22 +546,24 @@ impl Room {
         conn.close(CloseReason::Kicked);
     }
 
-    /// The operator kicks both seated players (black first); their seats go to the
-    /// longest-waiting watchers. Returns their names.
+    /// The operator kicks both seated players (black first), the practice bot too;
+    /// their seats go to the longest-waiting watchers. Returns their names.
     fn kick_seated(&mut self) -> Vec<String> {
-        let seated: Vec<(String, Arc<Connection>)> = [
-            crate::engine::go::Colour::Black,
-            crate::engine::go::Colour::White,
-        ]
-        .into_iter()
-        .filter_map(|colour| self.members.holder(colour))
-        .map(|m| (m.name.clone(), Arc::clone(&m.conn)))
-        .collect();
-        for (name, conn) in &seated {
-            log::info!("bkgo room: operator kicked {name}");
-            self.kick(conn);
+        let seated: Vec<(PlayerId, String, Option<Arc<Connection>>)> = self
+            .members
+            .seated()
+            .map(|(_, m)| (m.id, m.name.clone(), m.conn.client().map(Arc::clone)))
+            .collect();
+        for (id, name, conn) in &seated {
+            match conn {
+                Some(conn) => {
+                    log::info!("bkgo room: operator kicked {name}");
+                    self.kick(conn);
+                }
+                None => self.bot_leaves(*id, "the operator kicked it"),
+            }
         }
-        seated.into_iter().map(|(name, _)| name).collect()
+        seated.into_iter().map(|(_, name, _)| name).collect()
     }
 
     /// The server shuts down: an end still waiting for the disk is told (its result is
@@ -521,10 +599,11 @@ impl Room {
 
     fn broadcast_to(&self, messages: &[ServerMessage], to: impl Fn(ConnId) -> bool) {
         let lines: Vec<String> = messages.iter().map(ToString::to_string).collect();
-        for member in self.members.iter().filter(|m| to(m.conn_id)) {
+        let clients = self.members.iter().filter_map(|m| m.conn.client());
+        for conn in clients.filter(|conn| to(conn.id)) {
             for line in &lines {
                 // A closed connection is reported by its reader thread as a Left event.
-                let _ = member.conn.send_line(line, false);
+                let _ = conn.send_line(line, false);
             }
         }
     }

@@ -1,5 +1,6 @@
-//! Playing on the shared board: `Place` and `Pass` with the engine's verdicts, the end
-//! of a game and its record, `NewBoard`, a loaded SGF, the room's name.
+//! Playing on the shared board: `Place` and `Pass` with the engine's verdicts, a move
+//! accepted (a client's or the practice bot's), the end of a game and its record,
+//! `NewBoard`, a loaded SGF, the room's name.
 
 use super::{Ending, PendingEnd, RESULT_WAIT, Room, label, refuse};
 use crate::engine::go::{Colour, Game, IllegalMove, Move, Point};
@@ -30,16 +31,9 @@ impl Room {
         };
         let mv = Move::Play(Point::new(row, col));
         match self.game.play(colour, mv) {
-            Ok(_) => {
-                self.web_record.log.push(colour, mv, size);
+            Ok(report) => {
                 conn.accepted();
-                self.played_here += 1;
-                self.count_move();
-                self.broadcast(&[ServerMessage::Place {
-                    x: usize::from(col),
-                    y: usize::from(row),
-                }]);
-                self.check_move_limit();
+                self.accepted(colour, mv, report.game_over);
             }
             Err(reason) => {
                 let refusal = match reason {
@@ -64,24 +58,37 @@ impl Room {
         };
         match self.game.play(colour, Move::Pass) {
             Ok(report) => {
-                self.web_record
-                    .log
-                    .push(colour, Move::Pass, self.game.size());
                 conn.accepted();
-                self.played_here += 1;
-                self.count_move();
-                self.broadcast(&[ServerMessage::Pass]);
-                if report.game_over {
-                    self.end("Game over: both players passed");
-                } else {
-                    self.check_move_limit();
-                }
+                self.accepted(colour, Move::Pass, report.game_over);
             }
             Err(IllegalMove::NotYourTurn { to_move }) => {
                 let refusal = self.not_your_turn(to_move);
                 refuse(conn, &refusal);
             }
             Err(_) => refuse(conn, &Refusal::GameOver),
+        }
+    }
+
+    /// A move the engine has just played for `colour` (a client's `Place` or `Pass`,
+    /// or the bot's): it goes to the web record and the counters, the room gets it as
+    /// `Place: x, y` or `Pass`, and the game ends on a second pass (`game_over`) or
+    /// at the move limit.
+    pub(super) fn accepted(&mut self, colour: Colour, mv: Move, game_over: bool) {
+        self.web_record.log.push(colour, mv, self.game.size());
+        self.played_here += 1;
+        self.count_move();
+        let line = match mv {
+            Move::Play(point) => ServerMessage::Place {
+                x: usize::from(point.col()),
+                y: usize::from(point.row()),
+            },
+            Move::Pass => ServerMessage::Pass,
+        };
+        self.broadcast(&[line]);
+        if game_over {
+            self.end("Game over: both players passed");
+        } else {
+            self.check_move_limit();
         }
     }
 
@@ -153,7 +160,7 @@ impl Room {
             at: SystemTime::now(),
         };
         match self.record_result(score.winner(), kind) {
-            None => self.tell_end(ending),
+            None => self.conclude(ending),
             Some(synced) => {
                 self.pending_end = Some(PendingEnd {
                     ending,
@@ -163,6 +170,13 @@ impl Room {
                 });
             }
         }
+    }
+
+    /// Tells the room how the game ended; then the practice bot, if it played, leaves
+    /// its seat: a human comes first for the next game.
+    pub(super) fn conclude(&mut self, ending: Ending) {
+        self.tell_end(ending);
+        self.bot_leaves_after_the_end();
     }
 
     /// Tells the room how the game ended.
@@ -284,7 +298,10 @@ impl Room {
         let Some(member) = self.members.by_conn(from) else {
             return;
         };
-        let (conn, id) = (Arc::clone(&member.conn), member.id);
+        let Some(conn) = member.conn.client().map(Arc::clone) else {
+            return;
+        };
+        let id = member.id;
         let refusal = if self.members.seat_of(id).is_none() {
             Refusal::SeatedOnly {
                 command: "SendingBoard",

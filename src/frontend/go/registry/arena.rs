@@ -15,7 +15,7 @@ use crate::engine::bot::Level;
 use crate::engine::go::Colour;
 use crate::engine::rng::Rng;
 use crate::frontend::ArenaAction;
-use crate::frontend::go::event::{GameEvent, Player, bot_name};
+use crate::frontend::go::event::{GameEvent, Player};
 use crate::frontend::go::pairing::{self, Waiting};
 use crate::frontend::go::protocol::{GameId, ServerMessage};
 use crate::frontend::go::summary::GameSummary;
@@ -248,7 +248,7 @@ impl Registry {
             }
             for waiter in due_for_bot {
                 let level = self.context.settings.bot_level;
-                let bot = names::grant(&bot_name(level), |n| state.taken_names.contains(n));
+                let bot = names::grant(&names::bot_name(level), |n| state.taken_names.contains(n));
                 let Some(arena) = state.arena.as_mut() else {
                     return;
                 };

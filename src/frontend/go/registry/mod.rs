@@ -19,7 +19,7 @@
 //! reachable: the code under it only touches maps) would leave the maps as they were
 //! at the panic, which is still consistent enough for the other games to go on.
 
-use super::event::{BotRefused, GameEvent, Player, bot_name};
+use super::event::{BotRefused, GameEvent, Player};
 use super::protocol::{ClientCommand, GameId, ParseError, ServerMessage};
 use super::report;
 use super::route::Route;
@@ -392,7 +392,9 @@ impl Registry {
             return Err(BotRefused::Full { game: id, players });
         }
         let inbox = entry.inbox.clone();
-        let name = names::grant(&bot_name(level), |name| state.taken_names.contains(name));
+        let name = names::grant(&names::bot_name(level), |name| {
+            state.taken_names.contains(name)
+        });
         if inbox.post(GameEvent::SeatBot(name.clone(), level)).is_err() {
             // Its loop has just ended; it is about to leave the registry.
             return Err(BotRefused::Ended {

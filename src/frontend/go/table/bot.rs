@@ -11,7 +11,7 @@ use super::{Occupant, Phase, Seat, Table};
 use crate::engine::bot::{Budget, Level};
 use crate::engine::go::{Colour, Move};
 use crate::frontend::Departure;
-use crate::frontend::go::thinker::{Answer, Question, Thinker, Turn};
+use crate::frontend::thinker::{Answer, Question, Thinker, Turn};
 use std::time::{Duration, Instant};
 
 impl Table {
@@ -24,7 +24,7 @@ impl Table {
             log::warn!("game {}: no free seat for the bot {name}", self.id);
             return;
         }
-        let thinker = match Thinker::spawn(self.id, self.bot_seed, level) {
+        let thinker = match Thinker::spawn(format!("bot-{}", self.id), self.bot_seed, level) {
             Ok(thinker) => thinker,
             Err(e) => {
                 log::error!("game {}: cannot start the bot's thread: {e}", self.id);

@@ -18,12 +18,12 @@
 use super::event::{BotRefused, GameEvent, Player};
 use super::protocol::{ClientCommand, GameId, GameState, Keyword, ParseError, ServerMessage};
 use super::summary::GameSummary;
-use super::thinker::{Answer, Thinker, Turn};
 use crate::cards::Mistake;
 use crate::engine::bot::Level;
 use crate::engine::go::{self, Colour};
 use crate::engine::rng::Rng;
 use crate::front::Front;
+use crate::frontend::thinker::{Answer, Thinker, Turn};
 use crate::frontend::{Context, Departure, card, deadline_in};
 use crate::live::GoRecord;
 use crate::net::{CloseReason, ConnId, Connection, Incoming, Ticket};

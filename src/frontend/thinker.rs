@@ -1,13 +1,12 @@
-//! The practice bot's helper thread: one per GO! game the bot sits in, so that its
-//! thinking never holds up the game loop, which must answer a move, a kick, the
-//! console or the shutdown at once.
+//! GoBot's helper thread: one per seat the bot takes (a GO! game, the Bkgo room), so
+//! that its thinking never holds up the loop it plays in, which must answer a move, a
+//! kick, the console or the shutdown at once.
 //!
-//! Owns the thread and the two channels to it: the game loop asks about a position
+//! Owns the thread and the two channels to it: the loop asks about a position
 //! ([`Question`]), the thread answers with a move for that position ([`Answer`]). It
-//! knows nothing of the GO! flow: the game loop decides when to ask, and whether an
-//! answer is still about the current position when it arrives.
+//! knows no protocol: the loop decides when to ask, and whether an answer is still
+//! about the current position when it arrives.
 
-use super::protocol::GameId;
 use crate::engine::bot::{Bot, Budget, Level, Summary};
 use crate::engine::go::{Colour, Game, IllegalMove, Move};
 use crossbeam_channel::{Receiver, Sender, TrySendError};
@@ -15,9 +14,9 @@ use std::io;
 use std::thread;
 use std::time::{Duration, Instant};
 
-/// Which position of a game a question is about: the round (rematches count up) and
-/// the number of moves played in it. A game never comes back to the same turn, so an
-/// answer for another turn is stale.
+/// Which position of a game a question is about: the round (GO!'s rematches, the Bkgo
+/// room's game number: both count up) and the number of moves played in it. A game
+/// never comes back to the same turn, so an answer for another turn is stale.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Turn {
     /// The round of the game, 1 for the first.
@@ -50,48 +49,63 @@ pub struct Answer {
     pub took: Duration,
 }
 
-/// Questions (and answers) waiting between a game loop and its bot. The loop asks once
-/// per position, and only on the bot's turn, which does not come again before the bot
-/// has answered, but for a new round (a rematch) asked while the bot still thinks
-/// about the last one: two at the most.
+/// Questions (and answers) waiting between a loop and its bot. The loop asks once per
+/// position, and only on the bot's turn, which does not come again before the bot has
+/// answered, but for a new round asked while the bot still thinks about the last one
+/// (GO!'s rematch: two at the most). In the Bkgo room a player may start new games
+/// (`NewBoard`) faster than the bot thinks: then the questions waiting are stale, and
+/// the new one replaces them (see [`Thinker::ask`]).
 const QUESTIONS_BOUND: usize = 2;
 
-/// The game loop's end of a bot's helper thread.
+/// The loop's end of a bot's helper thread.
 ///
 /// Dropping it ends the thread: the thread finishes the question it is thinking
 /// about, if any (bounded by its budget), finds no one to answer, and returns. So a
 /// bot thread outlives its game by at most one think.
 pub struct Thinker {
     questions: Sender<Question>,
+    /// The thread's end of `questions` too, to drop the stale questions waiting there
+    /// when it is full.
+    waiting: Receiver<Question>,
     answers: Receiver<Answer>,
 }
 
 impl Thinker {
-    /// Starts the helper thread of the bot of game `game` (named `bot-<id>`), playing
-    /// at `level`, whose random choices all follow from `seed`. The thread owns the
-    /// bot, and so its search tree, which it keeps from one question to the next.
+    /// Starts a bot's helper thread, named `thread` (`bot-<game id>`, `bkgo-bot`),
+    /// playing at `level`, whose random choices all follow from `seed`. The thread owns
+    /// the bot, and so its search tree, which it keeps from one question to the next.
     ///
     /// # Errors
     ///
     /// When the thread cannot be created.
-    pub fn spawn(game: GameId, seed: u64, level: Level) -> io::Result<Thinker> {
+    pub fn spawn(thread: String, seed: u64, level: Level) -> io::Result<Thinker> {
         let (questions, asked) = crossbeam_channel::bounded::<Question>(QUESTIONS_BOUND);
         let (answer, answers) = crossbeam_channel::bounded::<Answer>(QUESTIONS_BOUND);
+        let waiting = asked.clone();
         thread::Builder::new()
-            .name(format!("bot-{game}"))
+            .name(thread)
             .spawn(move || think(&mut Bot::new(seed, level), &asked, &answer))?;
-        Ok(Thinker { questions, answers })
+        Ok(Thinker {
+            questions,
+            waiting,
+            answers,
+        })
     }
 
-    /// Asks for a move; the answer comes on [`answers`](Self::answers). Never waits.
+    /// Asks for a move; the answer comes on [`answers`](Self::answers). Never waits:
+    /// questions still waiting when the channel is full are older than this one, so
+    /// they are dropped for it (the thread answers only the latest anyway).
     pub fn ask(&self, question: Question) {
-        // Full cannot happen (see QUESTIONS_BOUND); disconnected means the thread
-        // ended on a bug, which the game loop sees on the answers channel.
+        // Disconnected means the thread ended on a bug, which the loop sees on the
+        // answers channel.
         if let Err(TrySendError::Full(question)) = self.questions.try_send(question) {
-            log::error!(
-                "the bot's questions are {QUESTIONS_BOUND} behind: the question for move {} is dropped",
+            let stale = self.waiting.try_iter().count();
+            log::debug!(
+                "the bot's questions were {QUESTIONS_BOUND} behind: {stale} stale ones dropped for move {}",
                 question.turn.ply + 1
             );
+            // Only this end sends: the slots just emptied are still free.
+            let _ = self.questions.try_send(question);
         }
     }
 
@@ -102,7 +116,7 @@ impl Thinker {
     }
 }
 
-/// The helper thread: answers questions until the game loop drops its end.
+/// The helper thread: answers questions until the loop drops its end.
 fn think(bot: &mut Bot, asked: &Receiver<Question>, answer: &Sender<Answer>) {
     while let Ok(mut question) = asked.recv() {
         // Only the latest position matters: the others are stale already.
@@ -139,7 +153,7 @@ mod tests {
 
     #[test]
     fn answers_each_question_with_its_turn_and_a_legal_move() {
-        let thinker = Thinker::spawn(GameId(1), 7, Level::DEFAULT).expect("a thread");
+        let thinker = Thinker::spawn("bot-test-1".into(), 7, Level::DEFAULT).expect("a thread");
         let mut game = Game::new(5, Rules::default()).expect("5x5");
         for ply in 0..4 {
             thinker.ask(question(ply, &game));
@@ -158,8 +172,36 @@ mod tests {
     }
 
     #[test]
+    fn a_burst_of_new_games_is_answered_for_the_latest_and_never_stalls() {
+        let thinker = Thinker::spawn("bot-test-3".into(), 7, Level::STRONGEST).expect("a thread");
+        let game = Game::new(9, Rules::default()).expect("9x9");
+        // The strongest level thinks to the end of its time: the thread is busy...
+        thinker.ask(Question {
+            budget: Budget::until(Instant::now() + Duration::from_millis(300)),
+            ..question(0, &game)
+        });
+        std::thread::sleep(Duration::from_millis(50));
+        // ... while nine new games (the Bkgo room's NewBoard) fill its channel.
+        for round in 2..=10 {
+            thinker.ask(Question {
+                turn: Turn { round, ply: 0 },
+                ..question(0, &game)
+            });
+        }
+        let latest = Turn { round: 10, ply: 0 };
+        let patience = Instant::now() + Duration::from_secs(20);
+        loop {
+            let left = patience.saturating_duration_since(Instant::now());
+            let answer = thinker.answers().recv_timeout(left).expect("an answer");
+            if answer.turn == latest {
+                break;
+            }
+        }
+    }
+
+    #[test]
     fn a_game_with_no_legal_move_gets_the_reason() {
-        let thinker = Thinker::spawn(GameId(2), 7, Level::DEFAULT).expect("a thread");
+        let thinker = Thinker::spawn("bot-test-2".into(), 7, Level::DEFAULT).expect("a thread");
         let mut game = Game::new(2, Rules::default()).expect("2x2");
         game.play(Colour::Black, Move::Pass).expect("pass");
         game.play(Colour::White, Move::Pass).expect("pass");
