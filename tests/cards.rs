@@ -599,3 +599,98 @@ fn every_spectrangle_mistake_lands_on_its_card() {
     );
     assert_eq!(card["moves"], 1);
 }
+
+/// A Bkgo client in the room as `name`: past the greeting, the version, `join`,
+/// `Player:` and its welcome (read up to the board's `EOF`).
+fn bkgo_member(addr: SocketAddr, name: &str, before: &[&str]) -> Client {
+    let mut client = Client::connect(addr);
+    client.expect("BKGO-Server-version-0.6");
+    client.ask("BKGO-Client-version-1.0", "OK");
+    client.ask("join", "GimmeGoPlayer");
+    for line in before {
+        client.send(line);
+        client.expect_prefix("Dialog: ");
+        client.expect("ServerRejectedNonFatal");
+    }
+    client.send(&format!("Player: {name}"));
+    while client.recv() != "EOF" {}
+    client
+}
+
+#[test]
+fn every_bkgo_mistake_lands_on_its_card_and_no_password_does() {
+    let server = TestServer::with_web(
+        Settings {
+            bkgo: goserver::settings::BkgoSettings {
+                size: 5,
+                ..Default::default()
+            },
+            ..Settings::default()
+        },
+        &[Protocol::Bkgo],
+    );
+    let web = server.web();
+    let addr = server.addr_of(Protocol::Bkgo);
+    let mut ann = bkgo_member(addr, "Ann", &["Player: "]);
+    let mut bob = bkgo_member(addr, "Bob", &[]);
+    for line in ["AnnouncePlayer: Bob", "AddPlayer: Bob", "WhitePlayer: Bob"] {
+        ann.expect(line);
+    }
+    let refused = |client: &mut Client, line: &str, reason: &str| {
+        client.send(line);
+        client.expect_prefix(&format!("Dialog: {reason}"));
+        client.expect("ServerRejectedNonFatal");
+    };
+    refused(&mut bob, "Place: 1, 1", "Not your turn");
+    refused(&mut ann, "Place: 9, 9", "");
+    ann.send("Place: 2, 2");
+    ann.expect("Place: 2, 2");
+    bob.expect("Place: 2, 2");
+    refused(&mut bob, "Place: 2, 2", "");
+    refused(&mut bob, "Quitting: 1", "");
+    let mut cid = bkgo_member(addr, "Cid", &[]);
+    for client in [&mut ann, &mut bob] {
+        client.expect("AnnouncePlayer: Cid");
+        client.expect("AddPlayer: Cid");
+    }
+    refused(&mut cid, "Pass", "");
+    // Garbage in the room drops its sender; Bob leaves the game he was playing.
+    bob.send("place: 1, 1");
+    bob.expect_prefix("Dialog: ");
+    bob.expect("ServerRejectedFatal");
+    // Cid takes Bob's seat (the longest-waiting watcher), and then sends a password.
+    cid.expect("GoodbyePlayer: Bob");
+    cid.expect("WhitePlayer: Cid");
+    cid.send("Password: hunter2");
+    cid.expect_prefix("Dialog: ");
+    cid.expect("ServerRejectedFatal");
+
+    let deadline = Instant::now() + PATIENCE;
+    while json(web, "/api/client/bkgo/Bob")["games_left"] != 1 && Instant::now() < deadline {
+        thread::sleep(Duration::from_millis(20));
+    }
+    let card = json(web, "/api/client/bkgo/Ann");
+    assert_eq!(counts(&card), owned(&[("bad-name", 1), ("off-board", 1)]));
+    assert_eq!(card["moves"], 1);
+    assert_eq!(card["examples"][0]["line"], "Player: ");
+    let card = json(web, "/api/client/bkgo/Bob");
+    assert_eq!(
+        counts(&card),
+        owned(&[
+            ("wrong-case", 1),
+            ("wrong-name", 1),
+            ("not-your-turn", 1),
+            ("point-taken", 1),
+        ])
+    );
+    assert_eq!(card["games_left"], 1);
+    let card = json(web, "/api/client/bkgo/Cid");
+    assert_eq!(counts(&card), owned(&[("wrong-state", 1), ("watcher", 1)]));
+    let shown = card.to_string();
+    assert!(shown.contains("Password: <not shown>"), "{shown}");
+    let (_, everything) = get(web, "/api/clients.csv");
+    let (_, list) = get(web, "/api/clients");
+    for text in [shown.as_str(), everything.as_str(), list.as_str()] {
+        assert!(!text.contains("hunter2"), "a password on a card: {text}");
+    }
+}

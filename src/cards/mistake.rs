@@ -2,6 +2,8 @@
 //! (or its silence) can be refused, whatever the front end. Each front end says which
 //! kind each of its refusals is; the card only counts them.
 
+use crate::engine::go::IllegalMove;
+use crate::engine::spectrangle::{IllegalPlacement, MoveError};
 use serde::Serialize;
 
 /// A kind of mistake. Its `name` is what the card, the JSON, the CSV and the console
@@ -215,6 +217,38 @@ impl Mistake {
             Mistake::BoardAfterFirstMove => "board-after-first-move",
             Mistake::BadSgf => "bad-sgf",
             Mistake::Other => "other",
+        }
+    }
+}
+
+/// A move the Go engine refuses (GO!, Bkgo).
+impl From<&IllegalMove> for Mistake {
+    fn from(illegal: &IllegalMove) -> Mistake {
+        match illegal {
+            IllegalMove::GameOver => Mistake::AfterTheEnd,
+            IllegalMove::NotYourTurn { .. } => Mistake::NotYourTurn,
+            IllegalMove::OffBoard { .. } => Mistake::OffBoard,
+            IllegalMove::Occupied { .. } => Mistake::PointTaken,
+            IllegalMove::Suicide { .. } => Mistake::Suicide,
+            IllegalMove::Ko { .. } | IllegalMove::Superko { .. } => Mistake::Ko,
+        }
+    }
+}
+
+/// A Spectrangle move the rules refuse.
+impl From<&MoveError> for Mistake {
+    fn from(refused: &MoveError) -> Mistake {
+        match refused {
+            MoveError::GameOver => Mistake::AfterTheEnd,
+            MoveError::NotYourTurn { .. } => Mistake::NotYourTurn,
+            MoveError::NoSuchTile { .. } => Mistake::NoSuchTile,
+            MoveError::NotHeld { .. } => Mistake::TileNotHeld,
+            MoveError::Illegal(IllegalPlacement::Occupied { .. }) => Mistake::PointTaken,
+            MoveError::Illegal(IllegalPlacement::FirstOnBonus { .. }) => Mistake::FirstOnBonus,
+            MoveError::Illegal(IllegalPlacement::NotTouching { .. }) => Mistake::NotTouching,
+            MoveError::Illegal(IllegalPlacement::Mismatch { .. }) => Mistake::EdgesDoNotMatch,
+            MoveError::MustPlace { .. } => Mistake::MustPlace,
+            MoveError::BagEmpty => Mistake::BagEmpty,
         }
     }
 }

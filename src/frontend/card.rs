@@ -4,8 +4,6 @@
 //! atomics; the card registry's lock is taken only when a client names itself).
 
 use crate::cards::{Card, Cards, Mistake, Offending};
-use crate::engine::go::IllegalMove;
-use crate::engine::spectrangle::{IllegalPlacement, MoveError};
 use crate::front::Front;
 use crate::net::{Connection, Incoming};
 use std::hash::{DefaultHasher, Hash, Hasher};
@@ -23,34 +21,6 @@ pub fn offending(line: &Incoming, max_bytes: usize) -> Offending<'_> {
         Incoming::Line(text) => Offending::Line(text),
         Incoming::TooLong => Offending::TooLong(max_bytes),
         Incoming::NotUtf8 => Offending::NotText,
-    }
-}
-
-/// The kind of mistake a move the Go engine refuses is (GO!, Bkgo).
-pub fn go_mistake(illegal: &IllegalMove) -> Mistake {
-    match illegal {
-        IllegalMove::GameOver => Mistake::AfterTheEnd,
-        IllegalMove::NotYourTurn { .. } => Mistake::NotYourTurn,
-        IllegalMove::OffBoard { .. } => Mistake::OffBoard,
-        IllegalMove::Occupied { .. } => Mistake::PointTaken,
-        IllegalMove::Suicide { .. } => Mistake::Suicide,
-        IllegalMove::Ko { .. } | IllegalMove::Superko { .. } => Mistake::Ko,
-    }
-}
-
-/// The kind of mistake a Spectrangle move the rules refuse is.
-pub fn spectrangle_mistake(refused: &MoveError) -> Mistake {
-    match refused {
-        MoveError::GameOver => Mistake::AfterTheEnd,
-        MoveError::NotYourTurn { .. } => Mistake::NotYourTurn,
-        MoveError::NoSuchTile { .. } => Mistake::NoSuchTile,
-        MoveError::NotHeld { .. } => Mistake::TileNotHeld,
-        MoveError::Illegal(IllegalPlacement::Occupied { .. }) => Mistake::PointTaken,
-        MoveError::Illegal(IllegalPlacement::FirstOnBonus { .. }) => Mistake::FirstOnBonus,
-        MoveError::Illegal(IllegalPlacement::NotTouching { .. }) => Mistake::NotTouching,
-        MoveError::Illegal(IllegalPlacement::Mismatch { .. }) => Mistake::EdgesDoNotMatch,
-        MoveError::MustPlace { .. } => Mistake::MustPlace,
-        MoveError::BagEmpty => Mistake::BagEmpty,
     }
 }
 

@@ -7,7 +7,7 @@ use crate::engine::bot::Level;
 use crate::engine::go::{Colour, Game};
 use crate::engine::sgf::SgfError;
 use crate::frontend::Departure;
-use crate::net::{CloseReason, ConnId, Connection, Ticket};
+use crate::net::{CloseReason, ConnId, Connection, Incoming, Ticket};
 use crossbeam_channel::Sender;
 use std::fmt;
 use std::sync::Arc;
@@ -32,6 +32,9 @@ pub enum RoomEvent {
     Line {
         /// The sender's connection id: the room knows its members by it.
         from: ConnId,
+        /// The line as it came, a password hidden (the example on its sender's card,
+        /// if refused).
+        line: Incoming,
         /// The message, parsed in the room's state, or why it is garbage.
         message: Result<ClientMessage, ParseError>,
         /// Dropped once it is answered.

@@ -108,6 +108,7 @@ impl BkgoFrontEnd {
             records,
             live: Arc::clone(&context.live),
             results: Arc::clone(&context.results),
+            cards: Arc::clone(&context.cards),
         };
         let thread = room::spawn(parts, events)?;
         Ok(BkgoFrontEnd {

@@ -15,8 +15,9 @@ use super::protocol::{
     self, ClientMessage, END_OF_SGF, Expecting, ParseError, Refusal, ServerMessage,
 };
 use super::upload::Upload;
-use crate::frontend::Departure;
-use crate::frontend::names;
+use crate::cards::{Mistake, Offending};
+use crate::front::Front;
+use crate::frontend::{Departure, card, names};
 use crate::net::{self, Connection, Handled, IDLE_READ_BOUND, Incoming};
 use std::borrow::Cow;
 use std::net::{SocketAddr, TcpStream};
@@ -50,6 +51,7 @@ pub fn serve(stream: TcpStream, peer: SocketAddr, front: &BkgoFrontEnd) {
     // An over-long line is garbage at once (BKGO.md), however long it goes on.
     let limits = front.context.settings.lines.reporting_at_once();
     let why = net::read_lines(&conn, limits, &mut session);
+    card::farewell(&front.context.cards, &conn);
     let reason = conn.close_reason();
     log::info!(
         "{} disconnected: {}",
@@ -87,13 +89,12 @@ impl net::Lines for Session<'_> {
         }
         let timeout = self.front.context.settings.handshake_timeout;
         let left = net::identify_wait(Some(self.connected), timeout).map_err(|seconds| {
-            fatal(
-                conn,
-                &format!(
-                    "Timed out: expected {} within {seconds} s of connecting, closing the connection",
-                    self.expecting
-                ),
+            let text = format!(
+                "Timed out: expected {} within {seconds} s of connecting, closing the connection",
+                self.expecting
             );
+            fatal(conn, &text);
+            counted(conn, Mistake::NoHandshakeInTime, Offending::Silence, &text);
             format!("it did not join within {seconds} s")
         })?;
         if self.expecting == Expecting::Player {
@@ -113,11 +114,10 @@ impl net::Lines for Session<'_> {
         if self.upload.is_some() {
             return self.sgf_line(conn, line);
         }
-        let message = match line {
-            Incoming::Line(text) => protocol::parse(&text, self.expecting),
-            Incoming::TooLong => Err(ParseError::LineTooLong {
-                max_bytes: self.front.context.settings.lines.max_line_bytes,
-            }),
+        let max_bytes = self.front.context.settings.lines.max_line_bytes;
+        let message = match &line {
+            Incoming::Line(text) => protocol::parse(text, self.expecting),
+            Incoming::TooLong => Err(ParseError::LineTooLong { max_bytes }),
             Incoming::NotUtf8 => Err(ParseError::NotUtf8),
         };
         if message.is_err() && self.rest_of_object() {
@@ -129,14 +129,26 @@ impl net::Lines for Session<'_> {
                 ControlFlow::Continue(None)
             }
             // In the room, the room answers, in order with everything else.
-            (Expecting::Room, message) => self.to_room(|ticket| RoomEvent::Line {
-                from: conn.id,
-                message,
-                ticket,
-            }),
+            (Expecting::Room, message) => {
+                let line = self.hidden(line);
+                self.to_room(|ticket| RoomEvent::Line {
+                    from: conn.id,
+                    line,
+                    message,
+                    ticket,
+                })
+            }
             (_, Ok(message)) => self.request(conn, message),
             (_, Err(error)) => {
-                fatal(conn, &error.to_string());
+                let text = error.to_string();
+                fatal(conn, &text);
+                let line = self.hidden(line);
+                counted(
+                    conn,
+                    error.mistake(),
+                    card::offending(&line, max_bytes),
+                    &text,
+                );
                 ControlFlow::Break(format!("it sent garbage: {error}"))
             }
         }
@@ -162,6 +174,22 @@ impl net::Lines for Session<'_> {
 }
 
 impl Session<'_> {
+    /// `line`, or in its place what the log shows of it when it may hold a password
+    /// (`Password: <not shown>`): nothing of a password goes to a card.
+    fn hidden(&self, line: Incoming) -> Incoming {
+        match line {
+            Incoming::Line(text) => {
+                let shown = net::Lines::logged(self, &text);
+                if std::ptr::eq(shown.as_ref(), text.as_str()) {
+                    Incoming::Line(text)
+                } else {
+                    Incoming::Line(shown.into_owned())
+                }
+            }
+            other => other,
+        }
+    }
+
     /// A binary Java object instead of `Player:` is refused (it is not garbage): the
     /// client may still send `Player:`. What follows the object's first bytes before
     /// a pause is the rest of it, dropped. Anything else binary is left to
@@ -177,7 +205,11 @@ impl Session<'_> {
             "{} sent a binary Java object instead of Player:",
             conn.label()
         );
-        refuse(conn, &Refusal::JavaObject);
+        refuse(
+            conn,
+            &Refusal::JavaObject,
+            Offending::Line("(a binary Java object)"),
+        );
         self.object_until = Some(Instant::now() + JAVA_OBJECT_PAUSE);
         Some(ControlFlow::Continue(None))
     }
@@ -237,6 +269,13 @@ impl Session<'_> {
                     }
                     Verdict::Wrong => {
                         let _ = conn.send(&ServerMessage::RejectedFatal);
+                        // A wrong password is on the card; the password never is.
+                        counted(
+                            conn,
+                            Mistake::Other,
+                            Offending::Line("Password: <not shown>"),
+                            &ServerMessage::RejectedFatal.to_string(),
+                        );
                         log::warn!("{}: wrong shutdown password", conn.label());
                         ControlFlow::Break("wrong shutdown password".into())
                     }
@@ -250,7 +289,14 @@ impl Session<'_> {
                     command: other.command(),
                     expecting: self.expecting,
                 };
-                fatal(conn, &error.to_string());
+                let text = error.to_string();
+                fatal(conn, &text);
+                counted(
+                    conn,
+                    error.mistake(),
+                    Offending::Line(other.command()),
+                    &text,
+                );
                 return ControlFlow::Break(format!("it sent garbage: {error}"));
             }
         }
@@ -261,7 +307,8 @@ impl Session<'_> {
     /// is refused, and the client may try again.
     fn join(&mut self, conn: &Arc<Connection>, name: String) -> Handled {
         if let Err(broken) = names::check(&name) {
-            refuse(conn, &Refusal::BadName(broken));
+            let line = format!("Player: {name}");
+            refuse(conn, &Refusal::BadName(broken), Offending::Line(&line));
             return ControlFlow::Continue(None);
         }
         if self.front.context.shutdown.is_triggered() {
@@ -307,8 +354,13 @@ impl Session<'_> {
         };
         // A line that is not one of an SGF text is garbage here too.
         self.upload = None;
+        let line = match &error {
+            ParseError::NotUtf8 => Incoming::NotUtf8,
+            _ => Incoming::TooLong,
+        };
         self.to_room(|ticket| RoomEvent::Line {
             from: conn.id,
+            line,
             message: Err(error),
             ticket,
         })
@@ -333,8 +385,23 @@ fn fatal(conn: &Connection, text: &str) {
     let _ = conn.send(&ServerMessage::RejectedFatal);
 }
 
-/// A refusal that keeps the connection: `Dialog: <reason>`, `ServerRejectedNonFatal`.
-fn refuse(conn: &Connection, refusal: &Refusal) {
-    let _ = conn.send(&ServerMessage::Dialog(refusal.to_string()));
+/// A refusal that keeps the connection: `Dialog: <reason>`, `ServerRejectedNonFatal`;
+/// `line` is a mistake on the client's card.
+fn refuse(conn: &Connection, refusal: &Refusal, line: Offending<'_>) {
+    let dialog = ServerMessage::Dialog(refusal.to_string());
+    let _ = conn.send(&dialog);
     let _ = conn.send(&ServerMessage::RejectedNonFatal);
+    card::mistake(
+        conn,
+        Front::Bkgo,
+        refusal.mistake(),
+        line,
+        &dialog.to_string(),
+    );
+}
+
+/// `line`, answered with `Dialog: <text>`, as a mistake of `kind` on the client's card.
+fn counted(conn: &Connection, kind: Mistake, line: Offending<'_>, text: &str) {
+    let dialog = ServerMessage::Dialog(text.to_string());
+    card::mistake(conn, Front::Bkgo, kind, line, &dialog.to_string());
 }

@@ -7,6 +7,7 @@
 //! taken) is decided later, by the room.
 
 use super::{CLIENT_VERSION_PREFIX, PlayerId};
+use crate::cards::Mistake;
 use crate::frontend::quote::clip;
 use std::fmt;
 
@@ -203,6 +204,31 @@ pub enum ParseError {
     LineTooLong { max_bytes: usize },
     /// The line is not UTF-8 text.
     NotUtf8,
+}
+
+impl ParseError {
+    /// The kind of mistake it is, on the sender's report card.
+    pub fn mistake(&self) -> Mistake {
+        match self {
+            ParseError::Empty { .. } => Mistake::EmptyLine,
+            ParseError::Unknown { .. } => Mistake::UnknownCommand,
+            ParseError::WrongCase { .. } => Mistake::WrongCase,
+            ParseError::ServerOnly { .. } => Mistake::NotAClientMessage,
+            // A room message before `Player:` is early; anything else out of place is
+            // the wrong state.
+            ParseError::NotNow {
+                expecting: Expecting::Version | Expecting::Request | Expecting::Player,
+                ..
+            } => Mistake::BeforeHandshake,
+            ParseError::NotNow { .. } | ParseError::NotPassword => Mistake::WrongState,
+            ParseError::MissingArguments { .. } | ParseError::UnexpectedArguments { .. } => {
+                Mistake::FieldCount
+            }
+            ParseError::BadPlace { .. } | ParseError::BadId { .. } => Mistake::NotANumber,
+            ParseError::LineTooLong { .. } => Mistake::LineTooLong,
+            ParseError::NotUtf8 => Mistake::NotUtf8,
+        }
+    }
 }
 
 impl fmt::Display for ParseError {

@@ -2,6 +2,7 @@
 //! `Dialog: <reason>` and `ServerRejectedNonFatal`, and nothing else changes.
 
 use super::PlayerId;
+use crate::cards::Mistake;
 use crate::engine::go::{Colour, IllegalMove};
 use crate::engine::sgf::SgfError;
 use crate::frontend::names::NameError;
@@ -41,6 +42,24 @@ pub enum Refusal {
     JavaObject,
     /// An SGF stream that cannot be loaded.
     Sgf(SgfError),
+}
+
+impl Refusal {
+    /// The kind of mistake it is, on the sender's report card.
+    pub fn mistake(&self) -> Mistake {
+        match self {
+            Refusal::WatcherMove { .. } | Refusal::SeatedOnly { .. } => Mistake::Watcher,
+            Refusal::NotYourTurn { .. } => Mistake::NotYourTurn,
+            Refusal::GameOver => Mistake::AfterTheEnd,
+            Refusal::OffBoard { .. } => Mistake::OffBoard,
+            Refusal::Illegal { reason, .. } => Mistake::from(reason),
+            Refusal::BoardAfterFirstMove => Mistake::BoardAfterFirstMove,
+            Refusal::NotYourId { .. } => Mistake::WrongName,
+            Refusal::BadName(_) => Mistake::BadName,
+            Refusal::JavaObject => Mistake::NotAClientMessage,
+            Refusal::Sgf(_) => Mistake::BadSgf,
+        }
+    }
 }
 
 impl fmt::Display for Refusal {

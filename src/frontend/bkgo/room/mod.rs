@@ -31,12 +31,14 @@ mod view;
 use super::event::{QUIT, RoomEvent};
 use super::protocol::{ClientMessage, ParseError, PlayerId, Refusal, ServerMessage};
 use super::summary::RoomSummary;
+use crate::cards::{Cards, Mistake};
 use crate::engine::go::{Colour, Game};
+use crate::front::Front;
 use crate::frontend::Counters;
-use crate::frontend::Departure;
 use crate::frontend::thinker::{Thinker, Turn};
+use crate::frontend::{Departure, card};
 use crate::live::{GoRecord, Live};
-use crate::net::{Brake, CloseReason, ConnId, Connection, Ticket};
+use crate::net::{Brake, CloseReason, ConnId, Connection, Incoming, Ticket};
 use crate::records;
 use crate::results::Results;
 use crate::settings::Settings;
@@ -70,6 +72,8 @@ pub struct RoomParts {
     pub live: Arc<Live>,
     /// Where finished games are recorded, before the room hears the end.
     pub results: Arc<Results>,
+    /// Every client's report card.
+    pub cards: Arc<Cards>,
 }
 
 /// Starts the room loop on its own thread, named `bkgo-room`.
@@ -185,6 +189,13 @@ struct Room {
     brake: Brake,
     live: Arc<Live>,
     results: Arc<Results>,
+    cards: Arc<Cards>,
+    /// The line being answered, while a member's line is handled (its card's example
+    /// if it is refused).
+    answering: Option<Incoming>,
+    /// When the player to move was told it was its turn (the last move, the start of
+    /// the game, or a seat taken): its card's move times.
+    turn_began: Instant,
     /// When the room last became playing (both seats taken, a game not over), for the
     /// web board's order, and the status the web board last got.
     playing_since: Option<SystemTime>,
@@ -245,6 +256,9 @@ impl Room {
             brake: Brake::default(),
             live: parts.live,
             results: parts.results,
+            cards: parts.cards,
+            answering: None,
+            turn_began: Instant::now(),
             playing_since: None,
             web_status: None,
             published: None,
@@ -272,6 +286,7 @@ impl Room {
             records: None,
             live: Arc::clone(&self.live),
             results: Arc::clone(&self.results),
+            cards: Arc::clone(&self.cards),
         };
         Room::with_records(parts, self.records.clone())
     }
@@ -363,17 +378,22 @@ impl Room {
             }
             RoomEvent::Line {
                 from,
+                line,
                 message,
                 ticket,
             } => {
+                self.answering = Some(line);
                 match message {
                     Ok(message) => self.message(from, message),
                     Err(error) => self.garbage(from, &error),
                 }
+                self.answering = None;
                 self.answered(ticket);
             }
             RoomEvent::Board { from, game, ticket } => {
+                self.answering = Some(Incoming::Line("SendingBoard".into()));
                 self.load(from, game);
+                self.answering = None;
                 self.answered(ticket);
             }
             RoomEvent::Left { from, how } => self.depart(from, &how),
@@ -446,6 +466,10 @@ impl Room {
         let (id, name) = (member.id, member.name.clone());
         conn.set_name(&name);
         conn.accepted();
+        card::named(&self.cards, &conn, Front::Bkgo, &name);
+        if seat.is_some() {
+            self.turn_began = Instant::now();
+        }
         let role = seat.map_or("watching".to_string(), |c| format!("playing {c}"));
         log::info!(
             "bkgo room: {} joined as {name} (ID {id}), {role}",
@@ -476,6 +500,19 @@ impl Room {
 
     /// Removes member `id` (a client, or the bot), as [`Room::remove`] does.
     fn remove_member(&mut self, id: PlayerId) -> Option<String> {
+        // A seated client that goes in the middle of a game (however it goes) has left
+        // a game, on its card.
+        if self.members.seat_of(id).is_some() && self.game_in_play() {
+            let card = self
+                .members
+                .iter()
+                .find(|m| m.id == id)
+                .and_then(|m| m.conn.client())
+                .and_then(|conn| conn.card());
+            if let Some(card) = card {
+                card.left_a_game();
+            }
+        }
         let (member, change) = self.members.leave(id)?;
         let mut news = vec![ServerMessage::GoodbyePlayer(member.name.clone())];
         if let Some(change) = change {
@@ -498,7 +535,7 @@ impl Room {
     /// `Quitting:` with the member's own ID removes it and closes its connection.
     fn quit(&mut self, conn: &Arc<Connection>, id: PlayerId, given: PlayerId) {
         if given != id {
-            refuse(conn, &Refusal::NotYourId { given, yours: id });
+            self.refuse(conn, &Refusal::NotYourId { given, yours: id });
             return;
         }
         conn.accepted();
@@ -518,13 +555,9 @@ impl Room {
         else {
             return;
         };
-        send_all(
-            &conn,
-            &[
-                ServerMessage::Dialog(error.to_string()),
-                ServerMessage::RejectedFatal,
-            ],
-        );
+        let dialog = ServerMessage::Dialog(error.to_string());
+        send_all(&conn, &[dialog.clone(), ServerMessage::RejectedFatal]);
+        self.count_mistake(&conn, error.mistake(), &dialog);
         conn.close(CloseReason::Because(format!("it sent garbage: {error}")));
         if let Some(name) = self.remove(from) {
             log::info!("bkgo room: {name} was dropped for garbage: {error}");
@@ -608,6 +641,33 @@ impl Room {
         }
     }
 
+    /// Refuses a member's message without dropping it; the line is a mistake on its
+    /// card.
+    fn refuse(&self, conn: &Connection, refusal: &Refusal) {
+        let dialog = ServerMessage::Dialog(refusal.to_string());
+        send_all(conn, &[dialog.clone(), ServerMessage::RejectedNonFatal]);
+        self.count_mistake(conn, refusal.mistake(), &dialog);
+    }
+
+    /// The line being answered, a mistake of `kind` answered with `dialog`.
+    fn count_mistake(&self, conn: &Connection, kind: Mistake, dialog: &ServerMessage) {
+        let Some(line) = &self.answering else { return };
+        let max_bytes = self.settings.lines.max_line_bytes;
+        card::mistake(
+            conn,
+            Front::Bkgo,
+            kind,
+            card::offending(line, max_bytes),
+            &dialog.to_string(),
+        );
+    }
+
+    /// Whether a game is being played on the board (not over, a move or a loaded
+    /// position on it): leaving now is leaving a game.
+    fn game_in_play(&self) -> bool {
+        !self.game.is_over() && (self.played_here > 0 || self.game.setup().is_some())
+    }
+
     fn count_move(&self) {
         self.counters.moves.fetch_add(1, Ordering::Relaxed);
     }
@@ -639,17 +699,6 @@ fn send_all(conn: &Connection, messages: &[ServerMessage]) {
         // A closed connection is reported by its reader thread as a Left event.
         let _ = conn.send(message);
     }
-}
-
-/// Refuses a client's message without dropping it.
-fn refuse(conn: &Connection, refusal: &Refusal) {
-    send_all(
-        conn,
-        &[
-            ServerMessage::Dialog(refusal.to_string()),
-            ServerMessage::RejectedNonFatal,
-        ],
-    );
 }
 
 /// `"Ann (black)"`, or `"black"` when the seat is free.

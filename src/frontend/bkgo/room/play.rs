@@ -2,7 +2,7 @@
 //! accepted (a client's or the practice bot's), the end of a game and its record,
 //! `NewBoard`, a loaded SGF, the room's name.
 
-use super::{Ending, PendingEnd, RESULT_WAIT, Room, label, refuse};
+use super::{Ending, PendingEnd, RESULT_WAIT, Room, label};
 use crate::engine::go::{Colour, Game, IllegalMove, Move, Point};
 use crate::engine::sgf::{self, RecordInfo, SgfError};
 use crate::front::Front;
@@ -26,13 +26,14 @@ impl Room {
         let size = self.game.size();
         let on_board = |n: i64| u8::try_from(n).ok().filter(|&n| usize::from(n) < size);
         let (Some(col), Some(row)) = (on_board(x), on_board(y)) else {
-            refuse(conn, &Refusal::OffBoard { x, y, size });
+            self.refuse(conn, &Refusal::OffBoard { x, y, size });
             return;
         };
         let mv = Move::Play(Point::new(row, col));
         match self.game.play(colour, mv) {
             Ok(report) => {
                 conn.accepted();
+                self.moved(conn);
                 self.accepted(colour, mv, report.game_over);
             }
             Err(reason) => {
@@ -45,7 +46,7 @@ impl Room {
                         reason,
                     },
                 };
-                refuse(conn, &refusal);
+                self.refuse(conn, &refusal);
             }
         }
     }
@@ -59,13 +60,14 @@ impl Room {
         match self.game.play(colour, Move::Pass) {
             Ok(report) => {
                 conn.accepted();
+                self.moved(conn);
                 self.accepted(colour, Move::Pass, report.game_over);
             }
             Err(IllegalMove::NotYourTurn { to_move }) => {
                 let refusal = self.not_your_turn(to_move);
-                refuse(conn, &refusal);
+                self.refuse(conn, &refusal);
             }
-            Err(_) => refuse(conn, &Refusal::GameOver),
+            Err(_) => self.refuse(conn, &Refusal::GameOver),
         }
     }
 
@@ -74,6 +76,7 @@ impl Room {
     /// `Place: x, y` or `Pass`, and the game ends on a second pass (`game_over`) or
     /// at the move limit.
     pub(super) fn accepted(&mut self, colour: Colour, mv: Move, game_over: bool) {
+        self.turn_began = Instant::now();
         self.web_record.log.push(colour, mv, self.game.size());
         self.played_here += 1;
         self.count_move();
@@ -92,6 +95,14 @@ impl Room {
         }
     }
 
+    /// A client's move was accepted: its card counts it, and how long it took since
+    /// the client was told it was its turn.
+    fn moved(&self, conn: &Connection) {
+        if let Some(card) = conn.card() {
+            card.moved(self.turn_began.elapsed());
+        }
+    }
+
     /// The colour member `id` may move for now, or the refusal sent (a watcher, the
     /// game over, not its turn).
     fn mover(&self, conn: &Connection, id: PlayerId, command: &'static str) -> Option<Colour> {
@@ -103,7 +114,7 @@ impl Room {
             }
             Some(colour) => return Some(colour),
         };
-        refuse(conn, &refusal);
+        self.refuse(conn, &refusal);
         None
     }
 
@@ -218,6 +229,7 @@ impl Room {
             position: &self.game,
         };
         let result = GameResult::of_go(&game, winner, ending);
+        self.cards.count_result(&result);
         if !self.results.has_file() {
             self.results.record(result);
             return None;
@@ -276,7 +288,7 @@ impl Room {
     /// gets the player list, the seats and the board again.
     pub(super) fn new_board(&mut self, conn: &Arc<Connection>, id: PlayerId) {
         if self.members.seat_of(id).is_none() {
-            refuse(
+            self.refuse(
                 conn,
                 &Refusal::SeatedOnly {
                     command: "NewBoard",
@@ -332,7 +344,7 @@ impl Room {
                 Err(error) => Refusal::Sgf(error),
             }
         };
-        refuse(&conn, &refusal);
+        self.refuse(&conn, &refusal);
     }
 
     /// `game` becomes the room's game: a new game number, nothing played here yet.
@@ -342,6 +354,7 @@ impl Room {
         self.ending = None;
         self.number += 1;
         self.started = SystemTime::now();
+        self.turn_began = Instant::now();
         let capacity = super::moves_allowed(&self.settings, &self.game);
         self.web_record = GoRecord::start(&self.game, self.started, capacity);
     }
@@ -350,7 +363,7 @@ impl Room {
     /// console); any text will do, and an empty one unnames it. Nothing is broadcast.
     pub(super) fn set_name(&mut self, conn: &Arc<Connection>, id: PlayerId, text: String) {
         if self.members.seat_of(id).is_none() {
-            refuse(conn, &Refusal::SeatedOnly { command: "SetName" });
+            self.refuse(conn, &Refusal::SeatedOnly { command: "SetName" });
             return;
         }
         conn.accepted();

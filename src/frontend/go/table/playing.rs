@@ -3,9 +3,9 @@
 use super::{Phase, Table, state_of};
 use crate::cards::Mistake;
 use crate::engine::go::{IllegalMove, Move, Point};
+use crate::frontend::Departure;
 use crate::frontend::go::protocol::{GameId, Keyword, ServerMessage};
 use crate::frontend::go::registry::EXIT;
-use crate::frontend::{Departure, card};
 use crate::results::Ending;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
@@ -48,7 +48,7 @@ impl Table {
             return self.refuse_move(seat, Mistake::OffBoard, reason);
         };
         if let Err(illegal) = self.place(seat, mv) {
-            self.refuse_move(seat, card::go_mistake(&illegal), illegal.to_string());
+            self.refuse_move(seat, Mistake::from(&illegal), illegal.to_string());
         }
     }
 

@@ -83,10 +83,7 @@ impl Table {
                     card.moved(waited);
                 }
             }
-            Err(refusal) => refuse(
-                card::spectrangle_mistake(&refusal),
-                &refusal_message(&refusal),
-            ),
+            Err(refusal) => refuse(Mistake::from(&refusal), &refusal_message(&refusal)),
         }
     }
 
