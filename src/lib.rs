@@ -11,8 +11,8 @@
 //!   console ───────────────>┤                                       │   bot, sgf, rng
 //!   (operator, stdin)       │                                       ├─> net: lines, limits,
 //!   web ───────────────────>┤                                       │   hand-off, output
-//!   (browsers, read-only)   │                                       └─> live, results: what
-//!                           └─> shutdown, workers, records              the games publish
+//!   (browsers, read-only)   │                                       └─> live, results, cards:
+//!                           └─> shutdown, workers, records              what the games publish
 //!
 //!   main ─> check (`goserver check`: another server under test) ─> the front ends'
 //!           protocol modules (the other side of each line), engine, net's line reader

@@ -694,3 +694,76 @@ fn every_bkgo_mistake_lands_on_its_card_and_no_password_does() {
         assert!(!text.contains("hunter2"), "a password on a card: {text}");
     }
 }
+
+/// docs/report.md's lesson: the README's two windows make three mistakes, and the
+/// console's `report` shows them as the document does (times aside).
+#[test]
+fn the_lesson_of_docs_report_md_shows_its_three_mistakes() {
+    let server = TestServer::with_web(Settings::default(), &[Protocol::Go]);
+    let (mut ann, mut bob) = start_game(&server, 1, 5);
+    bob.ask(
+        "MOVE+1+Bob+7",
+        "INVALID_MOVE+Not your turn: black is to move",
+    );
+    ann.send("MOVE+1+Ann+6");
+    let ack = ann.expect_prefix("ACKNOWLEDGE_MOVE+1+6;1");
+    bob.expect(&ack);
+    bob.send("MOVE+1+Bob+7");
+    let ack = bob.expect_prefix("ACKNOWLEDGE_MOVE+1+7;2");
+    ann.expect(&ack);
+    ann.ask("MOVE+1+Ann+7", "INVALID_MOVE+Tile 7 (C4) is not empty");
+    ann.send("MOVE+1+Ann+12");
+    let ack = ann.expect_prefix("ACKNOWLEDGE_MOVE+1+12;1");
+    bob.expect(&ack);
+    bob.ask(
+        "move+1+Bob+1",
+        "UNKNOWN_COMMAND+Unknown command 'move': commands are upper case, did you mean MOVE?",
+    );
+    // Everything but the times: each row cut where its move times begin.
+    let report = console(&server, "report");
+    let times = report.find("MOVE p50").expect("the header");
+    let rows: Vec<&str> = report
+        .lines()
+        .map(|row| row.get(..times).unwrap_or(row).trim_end())
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            "FRONT  NAME  CONNS  W-L-D  MOVES  MISTAKES  MOST OFTEN     REPEAT  LATE  LEFT",
+            "go     Bob   1      0-0-0  1      2         wrong-case 1   1       0     0",
+            "go     Ann   1      0-0-0  2      1         point-taken 1  1       0     0",
+        ]
+    );
+    let card = console(&server, "report Bob");
+    let lines: Vec<&str> = card.lines().collect();
+    assert_eq!(
+        lines[0],
+        "Bob (go): 1 connection, 0 games (0 won, 0 lost, 0 drawn), 1 move"
+    );
+    assert!(
+        lines[1].starts_with("time to move once told: p50 "),
+        "{card}"
+    );
+    assert!(lines[1].ends_with(" (1 timed)"), "{card}");
+    assert_eq!(
+        lines[2],
+        "moves not made in time: 0; games left mid-play: 0"
+    );
+    assert_eq!(
+        lines[3],
+        "2 mistakes; the longest run of one refused line: 1"
+    );
+    assert_eq!(lines[4], "  wrong-case 1");
+    assert!(lines[5].ends_with("Z  sent: move+1+Bob+1"), "{card}");
+    assert!(
+        lines[6].ends_with("  got:  UNKNOWN_COMMAND+Unknown command 'move': commands are upper case, did you mean MOVE?"),
+        "{card}"
+    );
+    assert_eq!(lines[7], "  not-your-turn 1");
+    assert!(lines[8].ends_with("Z  sent: MOVE+1+Bob+7"), "{card}");
+    assert!(
+        lines[9].ends_with("  got:  INVALID_MOVE+Not your turn: black is to move"),
+        "{card}"
+    );
+    assert_eq!(lines.len(), 10, "{card}");
+}

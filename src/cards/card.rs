@@ -259,7 +259,10 @@ impl Card {
             mistakes,
             examples,
             longest_repeat: load(&self.longest_repeat),
-            repeated_line: self.repeated_line.lock().clone(),
+            // A "run" of one is no run: the line is shown from two in a row.
+            repeated_line: (load(&self.longest_repeat) > 1)
+                .then(|| self.repeated_line.lock().clone())
+                .flatten(),
             move_times: self.move_times.summary(),
         }
     }
@@ -302,7 +305,7 @@ pub struct CardView {
     pub examples: Vec<Example>,
     /// The longest run of the same refused line in a row.
     pub longest_repeat: u64,
-    /// That line.
+    /// That line, from a run of two.
     pub repeated_line: Option<String>,
     pub move_times: TimesSummary,
 }

@@ -117,8 +117,11 @@ pub fn card(v: &CardView) -> String {
     for kind in &v.mistakes {
         let _ = write!(text, "\n  {} {}", kind.kind.name(), kind.count);
         for example in v.examples.iter().filter(|e| e.kind == kind.kind) {
+            // Whole seconds: enough for a person at the console (the JSON has more).
             let at = example
                 .at
+                .replace_nanosecond(0)
+                .unwrap_or(example.at)
                 .format(&time::format_description::well_known::Rfc3339)
                 .unwrap_or_default();
             let _ = write!(text, "\n    {at}  sent: {}", example.line);
