@@ -1,7 +1,10 @@
-//! What the robustness cases of every suite share: the spread of answer times, and a
-//! flood written as fast as the server takes it, within a time budget.
+//! What the robustness cases of every suite share: the spread of answer times, a
+//! flood written as fast as the server takes it within a time budget, and many
+//! clients asking at once.
 
-use super::wire::seconds;
+use super::case::{Finding, Step};
+use super::probe::ensure;
+use super::wire::{Heard, Wire, seconds};
 use std::io::Write;
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
@@ -32,6 +35,49 @@ pub fn flood(mut socket: TcpStream, lines: &[u8], budget: Duration) -> (usize, S
         }
     }
     (sent, "all of it taken".to_string())
+}
+
+/// Each wire sends its line at the same moment, on a thread of its own; the time until
+/// its first answer, or `None` for no answer within `answer`.
+pub fn answered_at_once(asks: Vec<(&mut Wire, String)>, answer: Duration) -> Vec<Option<Duration>> {
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = asks
+            .into_iter()
+            .map(|(wire, line)| {
+                scope.spawn(move || {
+                    let began = Instant::now();
+                    wire.send(&line).ok()?;
+                    matches!(wire.hear(answer), Heard::Line(_)).then(|| began.elapsed())
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().ok().flatten())
+            .collect()
+    })
+}
+
+/// The finding of [`answered_at_once`] for `what` (`HANDSHAKE`, `JOIN`): a failure
+/// unless every client was answered within `answer`, else the spread.
+pub fn every_one_answered(
+    results: &[Option<Duration>],
+    what: &str,
+    answer: Duration,
+) -> Step<Finding> {
+    let times: Vec<Duration> = results.iter().flatten().copied().collect();
+    let asked = results.len();
+    ensure(
+        times.len() == asked,
+        format!(
+            "an answer to each of the {asked} {what}s within {}",
+            seconds(answer)
+        ),
+        format!("{} answers", times.len()),
+    )?;
+    Ok(Finding::Measured {
+        summary: format!("{asked} of {asked} answered: {}", spread(&times)),
+    })
 }
 
 /// `p50 3 ms, p99 9 ms`: the spread of `times`.

@@ -4,7 +4,7 @@
 //! runner checks after every case that a fresh client still gets an answer).
 
 use super::super::case::{Case, Failure, Finding, Kind, Section, Step, numbered};
-use super::super::measure::{flood, spread};
+use super::super::measure::{answered_at_once, every_one_answered, flood, spread};
 use super::super::probe::{Probe, ensure};
 use super::super::wire::{Heard, Wire, seconds};
 use super::client::GoClient;
@@ -408,36 +408,18 @@ fn many_clients(probe: &mut Probe) -> Step<Finding> {
     probe.note(&format!(
         "{MANY} clients connected; each sends HANDSHAKE at once"
     ));
+    let asks: Vec<(&mut Wire, String)> = clients
+        .iter_mut()
+        .map(|client| {
+            let line = ClientCommand::Handshake {
+                name: client.name.clone(),
+            }
+            .to_string();
+            (client.wire(), line)
+        })
+        .collect();
     let answer = probe.answer();
-    let results: Vec<Option<Duration>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = clients
-            .iter_mut()
-            .map(|client| {
-                scope.spawn(move || {
-                    let began = Instant::now();
-                    let name = client.name.clone();
-                    client.send(&ClientCommand::Handshake { name }).ok()?;
-                    matches!(client.hear(answer), Heard::Line(_)).then(|| began.elapsed())
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().ok().flatten())
-            .collect()
-    });
-    let times: Vec<Duration> = results.iter().flatten().copied().collect();
-    ensure(
-        times.len() == MANY,
-        format!(
-            "an answer to each of the {MANY} HANDSHAKEs within {}",
-            seconds(answer)
-        ),
-        format!("{} answers", times.len()),
-    )?;
-    Ok(Finding::Measured {
-        summary: format!("{MANY} of {MANY} answered: {}", spread(&times)),
-    })
+    every_one_answered(&answered_at_once(asks, answer), "HANDSHAKE", answer)
 }
 
 /// How many games `fifty_games` plays at once, and how many moves each.

@@ -3,7 +3,7 @@
 //! the server crashed, stopped answering others, or broke a game.
 
 use super::super::case::{Case, Failure, Finding, Kind, Section, Step, numbered};
-use super::super::measure::{flood, spread};
+use super::super::measure::{answered_at_once, every_one_answered, flood, spread};
 use super::super::probe::{Probe, ensure};
 use super::super::wire::{Heard, Wire, seconds};
 use super::client::SpClient;
@@ -322,36 +322,15 @@ fn many_clients(probe: &mut Probe) -> Step<Finding> {
     probe.note(&format!(
         "{MANY} clients connected; each sends JOIN at once"
     ));
+    let asks: Vec<(&mut Wire, String)> = clients
+        .iter_mut()
+        .map(|client| {
+            let line = format!("JOIN {}", client.name);
+            (client.wire(), line)
+        })
+        .collect();
     let answer = probe.answer();
-    let results: Vec<Option<Duration>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = clients
-            .iter_mut()
-            .map(|client| {
-                scope.spawn(move || {
-                    let began = Instant::now();
-                    let line = format!("JOIN {}", client.name);
-                    client.send_line(&line).ok()?;
-                    matches!(client.hear(answer), Heard::Line(_)).then(|| began.elapsed())
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().ok().flatten())
-            .collect()
-    });
-    let times: Vec<Duration> = results.iter().flatten().copied().collect();
-    ensure(
-        times.len() == MANY,
-        format!(
-            "an answer to each of the {MANY} JOINs within {}",
-            seconds(answer)
-        ),
-        format!("{} answers", times.len()),
-    )?;
-    Ok(Finding::Measured {
-        summary: format!("{MANY} of {MANY} answered: {}", spread(&times)),
-    })
+    every_one_answered(&answered_at_once(asks, answer), "JOIN", answer)
 }
 
 /// How many games `twenty_games` plays at once, and how many turns each.
