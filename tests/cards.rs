@@ -533,6 +533,8 @@ fn every_spectrangle_mistake_lands_on_its_card() {
     ann.expect_prefix("ERROR 0 Your game has already started");
     bob.send("MOVE_PLAY QQQ0 0");
     bob.expect_prefix("ERROR 2 ");
+    bob.send("MOVE_PLAY GBR0 0");
+    bob.expect_prefix("ERROR 6 GBR is not a tile of the set in any rotation");
     bob.send("MOVE_PLAY RRR0 0");
     bob.expect_prefix("ERROR 6 ");
     bob.send("MOVE_SKIP");
@@ -579,6 +581,7 @@ fn every_spectrangle_mistake_lands_on_its_card() {
             ("bad-value", 1),
             ("bad-name", 1),
             ("name-taken", 1),
+            ("no-such-tile", 1),
             ("tile-not-held", 1),
             ("first-on-bonus", 1),
             ("must-place", 1),
@@ -598,6 +601,25 @@ fn every_spectrangle_mistake_lands_on_its_card() {
         "{bonus}"
     );
     assert_eq!(card["moves"], 1);
+
+    // A fifth player for a named lobby of four, who then joins another.
+    let mut four = Vec::new();
+    for name in ["Cat", "Dan", "Eve", "Fay"] {
+        let mut client = Client::connect(addr);
+        client.send("ENABLE_EXTENSION multilobby");
+        client.send(&format!("JOIN {name} room.1"));
+        client.expect_prefix("LOBBY Cat");
+        four.push(client);
+    }
+    let mut gus = Client::connect(addr);
+    gus.send("ENABLE_EXTENSION multilobby");
+    gus.ask(
+        "JOIN Gus room.1",
+        "ERROR 0 Lobby room.1 is full (4 players): join another lobby, or wait until its game starts",
+    );
+    gus.ask("JOIN Gus room.2", "LOBBY Gus");
+    let card = json(web, "/api/client/spectrangle/Gus");
+    assert_eq!(counts(&card), owned(&[("lobby-full", 1)]));
 }
 
 /// A Bkgo client in the room as `name`: past the greeting, the version, `join`,
@@ -654,6 +676,12 @@ fn every_bkgo_mistake_lands_on_its_card_and_no_password_does() {
         client.expect("AddPlayer: Cid");
     }
     refused(&mut cid, "Pass", "");
+    // Ann: an SGF record after the game's first move, then one that cannot be read.
+    ann.send("SendingBoard");
+    ann.send("(;FF[4]GM[1]SZ[5])");
+    ann.send("EOF");
+    ann.expect_prefix("Dialog: ");
+    ann.expect("ServerRejectedNonFatal");
     // Garbage in the room drops its sender; Bob leaves the game he was playing.
     bob.send("place: 1, 1");
     bob.expect_prefix("Dialog: ");
@@ -665,12 +693,36 @@ fn every_bkgo_mistake_lands_on_its_card_and_no_password_does() {
     cid.expect_prefix("Dialog: ");
     cid.expect("ServerRejectedFatal");
 
+    // Before joining: a message only a server sends, from a client that never names
+    // itself (kept under its address).
+    let mut stranger = Client::connect(addr);
+    stranger.expect("BKGO-Server-version-0.6");
+    stranger.send("ServerRejectedFatal");
+    stranger.expect_prefix("Dialog: ");
+    stranger.expect("ServerRejectedFatal");
+    stranger.expect_closed();
+    // Ann, alone in the room now: a new board, then a record that cannot be read.
+    ann.send("NewBoard");
+    while ann.recv() != "EOF" {}
+    ann.send("SendingBoard");
+    ann.send("(;FF[4]GM[1]SZ[5];B[zz])");
+    ann.send("EOF");
+    ann.expect_prefix("Dialog: ");
+    ann.expect("ServerRejectedNonFatal");
     let deadline = Instant::now() + PATIENCE;
     while json(web, "/api/client/bkgo/Bob")["games_left"] != 1 && Instant::now() < deadline {
         thread::sleep(Duration::from_millis(20));
     }
     let card = json(web, "/api/client/bkgo/Ann");
-    assert_eq!(counts(&card), owned(&[("bad-name", 1), ("off-board", 1)]));
+    assert_eq!(
+        counts(&card),
+        owned(&[
+            ("bad-name", 1),
+            ("off-board", 1),
+            ("board-after-first-move", 1),
+            ("bad-sgf", 1),
+        ])
+    );
     assert_eq!(card["moves"], 1);
     assert_eq!(card["examples"][0]["line"], "Player: ");
     let card = json(web, "/api/client/bkgo/Bob");
@@ -688,6 +740,14 @@ fn every_bkgo_mistake_lands_on_its_card_and_no_password_does() {
     assert_eq!(counts(&card), owned(&[("wrong-state", 1), ("watcher", 1)]));
     let shown = card.to_string();
     assert!(shown.contains("Password: <not shown>"), "{shown}");
+    let stranger = loop {
+        let (status, body) = get(web, "/api/client/bkgo/%28unnamed%29%20127.0.0.1");
+        if status == 200 || Instant::now() > deadline {
+            break serde_json::from_str::<Value>(&body).unwrap_or_default();
+        }
+        thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(counts(&stranger), owned(&[("not-a-client-message", 1)]));
     let (_, everything) = get(web, "/api/clients.csv");
     let (_, list) = get(web, "/api/clients");
     for text in [shown.as_str(), everything.as_str(), list.as_str()] {
