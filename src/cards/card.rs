@@ -3,6 +3,7 @@
 //! the first three examples of each kind of mistake take a lock, so a client that
 //! makes a million mistakes takes it three times per kind.
 
+use super::counters::Counters;
 use super::mistake::Mistake;
 use super::times::{MoveTimes, TimesSummary};
 use crate::front::Front;
@@ -87,7 +88,8 @@ pub struct Card {
     moves: AtomicU64,
     late_moves: AtomicU64,
     games_left: AtomicU64,
-    mistakes: [AtomicU64; Mistake::COUNT],
+    /// Taken at the first mistake: most cards never need it.
+    mistakes: Counters<{ Mistake::COUNT }>,
     examples: Mutex<Vec<Example>>,
     longest_repeat: AtomicU64,
     repeated_line: Mutex<Option<String>>,
@@ -112,7 +114,7 @@ impl Card {
             moves: AtomicU64::new(0),
             late_moves: AtomicU64::new(0),
             games_left: AtomicU64::new(0),
-            mistakes: std::array::from_fn(|_| AtomicU64::new(0)),
+            mistakes: Counters::default(),
             examples: Mutex::new(Vec::new()),
             longest_repeat: AtomicU64::new(0),
             repeated_line: Mutex::new(None),
@@ -123,7 +125,7 @@ impl Card {
     /// A mistake of `kind`: `line` was refused with `answer`; it was the `repeat`th
     /// time in a row this client had that same line refused (1 for the first).
     pub fn mistake(&self, kind: Mistake, line: Offending<'_>, answer: &str, repeat: u64) {
-        let seen = self.mistakes[kind.index()].fetch_add(1, Ordering::Relaxed);
+        let seen = self.mistakes.add(kind.index(), 1);
         if seen < EXAMPLES_PER_KIND as u64 {
             self.examples.lock().push(Example {
                 kind,
@@ -190,9 +192,7 @@ impl Card {
         add(&self.moves, &early.moves);
         add(&self.late_moves, &early.late_moves);
         add(&self.games_left, &early.games_left);
-        for (mine, theirs) in self.mistakes.iter().zip(&early.mistakes) {
-            add(mine, theirs);
-        }
+        self.mistakes.absorb(&early.mistakes);
         let theirs = early.examples.lock().clone();
         {
             let mut examples = self.examples.lock();
@@ -223,10 +223,7 @@ impl Card {
 
     /// Every mistake counted, of every kind.
     pub fn mistakes_total(&self) -> u64 {
-        self.mistakes
-            .iter()
-            .map(|m| m.load(Ordering::Relaxed))
-            .sum()
+        self.mistakes.all().iter().sum()
     }
 
     /// The card as it is now, for the views.
@@ -235,7 +232,7 @@ impl Card {
             .iter()
             .map(|&kind| KindCount {
                 kind,
-                count: self.mistakes[kind.index()].load(Ordering::Relaxed),
+                count: self.mistakes.get(kind.index()),
             })
             .filter(|k| k.count > 0)
             .collect();

@@ -13,8 +13,10 @@
 //! - [`mistake`]: the kinds of mistake.
 //! - [`card`]: one card, and what the views see of it.
 //! - [`times`]: the move-time histogram.
+//! - [`counters`]: a row of counters that takes memory only when counted.
 
 pub mod card;
+pub mod counters;
 pub mod mistake;
 pub mod times;
 

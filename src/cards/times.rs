@@ -2,6 +2,7 @@
 //! size, counted with atomics (a game loop records a move without a lock), read as
 //! p50, p99 and the exact maximum.
 
+use super::counters::Counters;
 use serde::Serialize;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
@@ -16,7 +17,8 @@ const BUCKETS: usize = (STEPS_PER_DOUBLING * DOUBLINGS) as usize + 1;
 
 /// Move times of one client.
 pub struct MoveTimes {
-    buckets: [AtomicU64; BUCKETS],
+    /// Taken at the first move: a client that never moves costs no histogram.
+    buckets: Counters<BUCKETS>,
     count: AtomicU64,
     max_micros: AtomicU64,
 }
@@ -37,7 +39,7 @@ pub struct TimesSummary {
 impl Default for MoveTimes {
     fn default() -> Self {
         MoveTimes {
-            buckets: std::array::from_fn(|_| AtomicU64::new(0)),
+            buckets: Counters::default(),
             count: AtomicU64::new(0),
             max_micros: AtomicU64::new(0),
         }
@@ -48,16 +50,14 @@ impl MoveTimes {
     /// Counts one move that took `took`.
     pub fn record(&self, took: Duration) {
         let micros = u64::try_from(took.as_micros()).unwrap_or(u64::MAX);
-        self.buckets[bucket(micros)].fetch_add(1, Ordering::Relaxed);
+        self.buckets.add(bucket(micros), 1);
         self.count.fetch_add(1, Ordering::Relaxed);
         self.max_micros.fetch_max(micros, Ordering::Relaxed);
     }
 
     /// Adds `other`'s moves to these (a client's moves before it had a name).
     pub fn absorb(&self, other: &MoveTimes) {
-        for (mine, theirs) in self.buckets.iter().zip(&other.buckets) {
-            mine.fetch_add(theirs.load(Ordering::Relaxed), Ordering::Relaxed);
-        }
+        self.buckets.absorb(&other.buckets);
         self.count
             .fetch_add(other.count.load(Ordering::Relaxed), Ordering::Relaxed);
         self.max_micros
@@ -66,11 +66,7 @@ impl MoveTimes {
 
     /// p50, p99 and the maximum, as they are now.
     pub fn summary(&self) -> TimesSummary {
-        let counts: Vec<u64> = self
-            .buckets
-            .iter()
-            .map(|b| b.load(Ordering::Relaxed))
-            .collect();
+        let counts = self.buckets.all();
         let count: u64 = counts.iter().sum();
         if count == 0 {
             return TimesSummary::default();
