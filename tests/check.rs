@@ -455,6 +455,49 @@ fn a_server_that_crashes_on_a_long_line_fails_that_case_and_the_rest_are_gone() 
 }
 
 #[test]
+fn a_server_that_dies_after_a_case_that_passed_is_counted_apart() {
+    // The proxy "crashes" when the check after the case says hello: the case's own
+    // steps all passed, as with a server that serves one game and stops.
+    fn crashes_on(chunk: &[u8]) -> bool {
+        String::from_utf8_lossy(chunk).contains("HANDSHAKE+alive-")
+    }
+    let server = TestServer::start();
+    let proxy = Proxy::start(
+        server.addr,
+        Defect {
+            name: "serves once",
+            crashes_on,
+            ..Defect::NONE
+        },
+    );
+    let outcomes = check(&go::suite(), proxy.addr, |c| c.id == "handshake.1");
+    let (failed, detail) = failures(&outcomes);
+    assert_eq!(failed, set(&["handshake.1"]), "{detail}");
+    assert!(outcomes[0].failed_only_after, "{detail}");
+    let report = goserver::check::report::Report {
+        protocol: "GO!",
+        suite: "go",
+        target: proxy.addr.to_string(),
+        started: "2026-11-27T00:00:00Z".into(),
+        took: Duration::from_secs(1),
+        answer_timeout: ANSWER,
+        sections: go::suite().sections,
+        outcomes,
+    };
+    let summary = goserver::check::report::terminal::summary(&report);
+    assert!(
+        summary.contains("1 fail (1 only after the case), 0 open"),
+        "{summary}"
+    );
+    assert!(summary.contains("(1 of 1 only after the case's own steps passed"));
+    let json: serde_json::Value =
+        serde_json::from_str(&goserver::check::report::json::render(&report).expect("renders"))
+            .expect("valid JSON");
+    assert_eq!(json["counts"]["fail_only_after_the_case"], 1);
+    assert_eq!(json["cases"][0]["failed_only_after_the_case"], true);
+}
+
+#[test]
 fn a_server_with_other_choices_where_the_document_is_open_fails_nothing() {
     let settings = Settings {
         rules: goserver::engine::go::Rules {

@@ -48,6 +48,9 @@ pub struct Outcome {
     pub server_output: Vec<String>,
     /// Whether the server still answered a fresh client after the case.
     pub alive: bool,
+    /// Whether the case's own steps did not fail, and only what came after them did
+    /// (the server exited during the case, or a fresh client got no answer after it).
+    pub failed_only_after: bool,
 }
 
 /// Hears of each case as it finishes, to show progress.
@@ -88,6 +91,7 @@ pub fn run(
                 elapsed: Duration::ZERO,
                 server_output: Vec::new(),
                 alive: false,
+                failed_only_after: false,
             }
         } else {
             let tag = format!("{}{run}", index + 1);
@@ -131,6 +135,7 @@ fn run_one(suite: &Suite, case: &Case, tag: &str, target: &Target, timing: Timin
                 server_output: Vec::new(),
                 // A server that cannot start for one case may for the next.
                 alive: target.is_fresh_per_case(),
+                failed_only_after: false,
             };
         }
     };
@@ -143,7 +148,9 @@ fn run_one(suite: &Suite, case: &Case, tag: &str, target: &Target, timing: Timin
         // let it, before the next case joins where they were.
         std::thread::sleep(settle(opened));
     }
+    let body_failed = verdict.is_failure();
     let (verdict, alive) = after_case(suite, verdict, &mut served, &log, timing, &tag);
+    let failed_only_after = !body_failed && verdict.is_failure();
     let server_output = if verdict.is_failure() {
         served.stop();
         served.output()
@@ -158,6 +165,7 @@ fn run_one(suite: &Suite, case: &Case, tag: &str, target: &Target, timing: Timin
         elapsed: began.elapsed(),
         server_output,
         alive,
+        failed_only_after,
     }
 }
 

@@ -76,8 +76,16 @@ fn index_page(report: &Report) -> String {
         seconds(report.took),
         seconds(report.answer_timeout)
     );
+    let only_after = if counts.fail_only_after > 0 {
+        format!(
+            " ({} only after the case: the server exited during it, or a fresh client got no answer after it)",
+            counts.fail_only_after
+        )
+    } else {
+        String::new()
+    };
     body.push_str(&format!(
-        "<p>{} pass, {} fail, {} open ({} as goserver), {} measured, {} gone.</p>\n",
+        "<p>{} pass, {} fail{only_after}, {} open ({} as goserver), {} measured, {} gone.</p>\n",
         counts.pass, counts.fail, counts.open, counts.open_same, counts.measured, counts.gone
     ));
     for (section, c) in report.by_section() {

@@ -22,6 +22,7 @@ struct JsonReport<'a> {
 struct JsonCounts {
     pass: usize,
     fail: usize,
+    fail_only_after_the_case: usize,
     open: usize,
     open_same_as_goserver: usize,
     measured: usize,
@@ -48,6 +49,7 @@ struct JsonCase<'a> {
     measured: Option<&'a str>,
     milliseconds: u128,
     server_alive_after: bool,
+    failed_only_after_the_case: bool,
     log: &'a [Entry],
     boards: &'a [Shot],
     #[serde(skip_serializing_if = "<[String]>::is_empty")]
@@ -95,6 +97,7 @@ pub fn render(report: &Report) -> Result<String, String> {
                 measured,
                 milliseconds: o.elapsed.as_millis(),
                 server_alive_after: o.alive,
+                failed_only_after_the_case: o.failed_only_after,
                 log: &o.log,
                 boards: &o.shots,
                 server_output: &o.server_output,
@@ -110,6 +113,7 @@ pub fn render(report: &Report) -> Result<String, String> {
         counts: JsonCounts {
             pass: counts.pass,
             fail: counts.fail,
+            fail_only_after_the_case: counts.fail_only_after,
             open: counts.open,
             open_same_as_goserver: counts.open_same,
             measured: counts.measured,

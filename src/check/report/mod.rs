@@ -42,6 +42,9 @@ pub struct Counts {
     pub pass: usize,
     /// Failed.
     pub fail: usize,
+    /// Failed only after the case's own steps: the server exited during it, or a
+    /// fresh client got no answer after it.
+    pub fail_only_after: usize,
     /// Open choices.
     pub open: usize,
     /// Open choices where the server chose as goserver does.
@@ -59,7 +62,10 @@ impl Counts {
         for outcome in outcomes {
             match &outcome.verdict {
                 Verdict::Pass => counts.pass += 1,
-                Verdict::Fail(_) => counts.fail += 1,
+                Verdict::Fail(_) => {
+                    counts.fail += 1;
+                    counts.fail_only_after += usize::from(outcome.failed_only_after);
+                }
                 Verdict::Open { same, .. } => {
                     counts.open += 1;
                     counts.open_same += usize::from(*same);

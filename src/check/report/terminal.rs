@@ -104,6 +104,13 @@ pub fn summary(report: &Report) -> String {
         .collect();
     if !failures.is_empty() {
         text.push_str("\nFailures\n");
+        if all.fail_only_after > 0 {
+            text.push_str(&format!(
+                "({} of {} only after the case's own steps passed: the server exited during \
+                 the case, or a fresh client got no answer after it)\n",
+                all.fail_only_after, all.fail
+            ));
+        }
         for outcome in failures {
             if let Verdict::Fail(failure) = &outcome.verdict {
                 text.push_str(&format!("\n{} {}\n", outcome.case.id, outcome.case.title));
@@ -142,8 +149,13 @@ pub fn summary(report: &Report) -> String {
             ));
         }
     }
+    let only_after = if all.fail_only_after > 0 {
+        format!(" ({} only after the case)", all.fail_only_after)
+    } else {
+        String::new()
+    };
     text.push_str(&format!(
-        "\n{} cases in {}: {} pass, {} fail, {} open ({} as goserver), {} measured, {} gone\n",
+        "\n{} cases in {}: {} pass, {} fail{only_after}, {} open ({} as goserver), {} measured, {} gone\n",
         all.total(),
         seconds(report.took),
         all.pass,
