@@ -1,8 +1,8 @@
 //! What the robustness cases of every suite share: the spread of answer times, a
-//! flood written as fast as the server takes it within a time budget, and many
-//! clients asking at once.
+//! flood written as fast as the server takes it within a time budget (beside a game,
+//! read or not), and many clients asking at once.
 
-use super::case::{Finding, Step};
+use super::case::{Failure, Finding, Step};
 use super::probe::ensure;
 use super::wire::{Heard, Wire, seconds};
 use std::io::Write;
@@ -35,6 +35,74 @@ pub fn flood(mut socket: TcpStream, lines: &[u8], budget: Duration) -> (usize, S
         }
     }
     (sent, "all of it taken".to_string())
+}
+
+/// How many lines a flood that is read sends (one that is not read sends four times
+/// as many).
+pub const FLOOD_LINES: usize = 5_000;
+
+/// How long a flood's answers are read: a server may pace a client whose lines it
+/// keeps refusing (goserver does, to about 100 a second), so not all of them come.
+pub const FLOOD_READING: Duration = Duration::from_secs(2);
+
+/// A flood beside a game: `flooder` writes `lines` as fast as the server takes them
+/// (for at most four answer timeouts) while `beside` plays a game next to it on this
+/// thread. With `read`, the flooder also reads the answers, for at most
+/// [`FLOOD_READING`] or until `read` lines came. Returns what the flood part of a
+/// finding says, and what `beside` returned.
+pub fn flood_beside<T>(
+    flooder: &mut Wire,
+    lines: &[u8],
+    read: Option<usize>,
+    answer: Duration,
+    beside: impl FnOnce() -> Step<T>,
+) -> Step<(String, T)> {
+    let socket = flooder
+        .handle()
+        .map_err(|e| Failure::new("a socket for the flood", e.to_string()))?;
+    let (counted, written, besides) = std::thread::scope(|scope| {
+        let reading = read.map(|expected| {
+            scope.spawn(move || {
+                let began = Instant::now();
+                let mut answered = 0;
+                let last = loop {
+                    match flooder.hear_unlogged(answer) {
+                        Heard::Line(_) => answered += 1,
+                        other => break other,
+                    }
+                    if answered == expected || began.elapsed() >= FLOOD_READING {
+                        break Heard::Silent(Duration::ZERO);
+                    }
+                };
+                (answered, expected, began.elapsed(), last)
+            })
+        });
+        let writing = scope.spawn(move || flood(socket, lines, answer * 4));
+        let besides = beside();
+        (reading.map(|r| r.join()), writing.join(), besides)
+    });
+    let besides = besides?;
+    let (Ok((sent, how)), Ok(counted)) = (written, counted.transpose()) else {
+        return Err(Failure::new(
+            "the flood's threads to finish",
+            "one of them panicked",
+        ));
+    };
+    let sent = format!("{} KB sent: {how}", sent / 1024);
+    let said = match counted {
+        None => sent,
+        Some((answered, expected, took, last)) => {
+            let end = match last {
+                Heard::Silent(wait) if wait.is_zero() => String::new(),
+                other => format!(", then {}", other.describe()),
+            };
+            format!(
+                "{answered} of {expected} lines answered in the {} they were read{end} ({sent})",
+                seconds(took)
+            )
+        }
+    };
+    Ok((said, besides))
 }
 
 /// Each wire sends its line at the same moment, on a thread of its own; the time until

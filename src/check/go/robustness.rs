@@ -4,7 +4,9 @@
 //! runner checks after every case that a fresh client still gets an answer).
 
 use super::super::case::{Case, Failure, Finding, Kind, Section, Step, numbered};
-use super::super::measure::{answered_at_once, every_one_answered, flood, spread};
+use super::super::measure::{
+    FLOOD_LINES, answered_at_once, every_one_answered, flood_beside, spread,
+};
 use super::super::probe::{Probe, ensure};
 use super::super::wire::{Heard, Wire, seconds};
 use super::client::GoClient;
@@ -301,20 +303,9 @@ fn disconnect_mid_line(probe: &mut Probe) -> Step<Finding> {
     })
 }
 
-/// How many refused lines the floods send.
-const FLOOD_LINES: usize = 5_000;
-
-/// How long the flood's answers are read: a server may pace a client whose lines it
-/// keeps refusing (goserver does, to about 100 a second), so not all of them come.
-const FLOOD_READING: Duration = Duration::from_secs(2);
-
 fn flood_read(probe: &mut Probe) -> Step<Finding> {
     let mut game = Match::start(probe, 9, ColourChoice::Black)?;
     let mut flooder = probe.connect()?;
-    let socket = flooder
-        .handle()
-        .map_err(|e| Failure::new("a socket for the flood", e.to_string()))?;
-    let answer = probe.answer();
     let lines: Vec<u8> = (0..FLOOD_LINES)
         .flat_map(|n| format!("FLOOD+{n}\n").into_bytes())
         .collect();
@@ -322,53 +313,21 @@ fn flood_read(probe: &mut Probe) -> Step<Finding> {
         "{} sends {FLOOD_LINES} lines FLOOD+<n> as fast as it can and reads the answers (not logged one by one)",
         flooder.who()
     ));
-    let (counted, written, times) = std::thread::scope(|scope| {
-        let reading = scope.spawn(|| {
-            let began = Instant::now();
-            let mut answered = 0;
-            let last = loop {
-                match flooder.hear_unlogged(answer) {
-                    Heard::Line(_) => answered += 1,
-                    other => break other,
-                }
-                if answered == FLOOD_LINES || began.elapsed() >= FLOOD_READING {
-                    break Heard::Silent(Duration::ZERO);
-                }
-            };
-            (answered, began.elapsed(), last)
-        });
-        let writing = scope.spawn(move || flood(socket, &lines, answer * 4));
-        let times = neighbour_moves(&mut game, &[40, 30, 50, 31]);
-        (reading.join(), writing.join(), times)
-    });
-    let times = times?;
-    let (Ok((answered, took, last)), Ok((sent, how))) = (counted, written) else {
-        return Err(Failure::new(
-            "the flood's threads to finish",
-            "one of them panicked",
-        ));
-    };
-    let end = match last {
-        Heard::Silent(wait) if wait.is_zero() => String::new(),
-        other => format!(", then {}", other.describe()),
-    };
+    let (flood, times) = flood_beside(
+        &mut flooder,
+        &lines,
+        Some(FLOOD_LINES),
+        probe.answer(),
+        || neighbour_moves(&mut game, &[40, 30, 50, 31]),
+    )?;
     Ok(Finding::Measured {
-        summary: format!(
-            "{answered} of {FLOOD_LINES} lines answered in the {} it was read{end} ({} KB sent: {how}); a game beside it: move answers {}",
-            seconds(took),
-            sent / 1024,
-            spread(&times)
-        ),
+        summary: format!("{flood}; a game beside it: move answers {}", spread(&times)),
     })
 }
 
 fn flood_unread(probe: &mut Probe) -> Step<Finding> {
     let mut game = Match::start(probe, 9, ColourChoice::Black)?;
-    let flooder = probe.connect()?;
-    let socket = flooder
-        .handle()
-        .map_err(|e| Failure::new("a socket for the flood", e.to_string()))?;
-    let answer = probe.answer();
+    let mut flooder = probe.connect()?;
     let lines: Vec<u8> = (0..4 * FLOOD_LINES)
         .flat_map(|n| format!("MOVE+987654+flood+{n}\n").into_bytes())
         .collect();
@@ -377,22 +336,12 @@ fn flood_unread(probe: &mut Probe) -> Step<Finding> {
         flooder.who(),
         4 * FLOOD_LINES
     ));
-    let (written, times) = std::thread::scope(|scope| {
-        let writing = scope.spawn(move || flood(socket, &lines, answer * 4));
-        let times = neighbour_moves(&mut game, &[40, 30, 50, 31, 41, 32, 49, 33]);
-        (writing.join(), times)
-    });
-    let times = times?;
-    let Ok((sent, how)) = written else {
-        return Err(Failure::new("the flood's thread to finish", "it panicked"));
-    };
+    let (flood, times) = flood_beside(&mut flooder, &lines, None, probe.answer(), || {
+        neighbour_moves(&mut game, &[40, 30, 50, 31, 41, 32, 49, 33])
+    })?;
     drop(flooder);
     Ok(Finding::Measured {
-        summary: format!(
-            "{} KB sent: {how}; a game beside it: move answers {}",
-            sent / 1024,
-            spread(&times)
-        ),
+        summary: format!("{flood}; a game beside it: move answers {}", spread(&times)),
     })
 }
 

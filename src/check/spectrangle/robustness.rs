@@ -3,7 +3,9 @@
 //! the server crashed, stopped answering others, or broke a game.
 
 use super::super::case::{Case, Failure, Finding, Kind, Section, Step, numbered};
-use super::super::measure::{answered_at_once, every_one_answered, flood, spread};
+use super::super::measure::{
+    FLOOD_LINES, answered_at_once, every_one_answered, flood_beside, spread,
+};
 use super::super::probe::{Probe, ensure};
 use super::super::wire::{Heard, Wire, seconds};
 use super::client::SpClient;
@@ -215,20 +217,9 @@ fn neighbour_moves(table: &mut Table, moves: usize) -> Step<Vec<Duration>> {
     Ok(times)
 }
 
-/// How many lines the floods send.
-const FLOOD_LINES: usize = 5_000;
-
-/// How long the flood's answers are read (a server may pace a client that keeps
-/// sending refused lines).
-const FLOOD_READING: Duration = Duration::from_secs(2);
-
 fn flood_read(probe: &mut Probe) -> Step<Finding> {
     let mut table = Table::start(probe, &["Ann", "Bob"])?;
     let mut flooder = probe.connect()?;
-    let socket = flooder
-        .handle()
-        .map_err(|e| Failure::new("a socket for the flood", e.to_string()))?;
-    let answer = probe.answer();
     let lines: Vec<u8> = (0..FLOOD_LINES)
         .flat_map(|n| format!("FLOOD {n}\n").into_bytes())
         .collect();
@@ -236,53 +227,21 @@ fn flood_read(probe: &mut Probe) -> Step<Finding> {
         "{} sends {FLOOD_LINES} lines FLOOD <n> as fast as it can and reads the answers (not logged one by one)",
         flooder.who()
     ));
-    let (counted, written, times) = std::thread::scope(|scope| {
-        let reading = scope.spawn(|| {
-            let began = Instant::now();
-            let mut answered = 0;
-            let last = loop {
-                match flooder.hear_unlogged(answer) {
-                    Heard::Line(_) => answered += 1,
-                    other => break other,
-                }
-                if answered == FLOOD_LINES || began.elapsed() >= FLOOD_READING {
-                    break Heard::Silent(Duration::ZERO);
-                }
-            };
-            (answered, last)
-        });
-        let writing = scope.spawn(move || flood(socket, &lines, answer * 4));
-        let times = neighbour_moves(&mut table, 4);
-        (reading.join(), writing.join(), times)
-    });
-    let times = times?;
-    let (Ok((answered, last)), Ok((sent, how))) = (counted, written) else {
-        return Err(Failure::new(
-            "the flood's threads to finish",
-            "one of them panicked",
-        ));
-    };
-    let end = match last {
-        Heard::Silent(wait) if wait.is_zero() => String::new(),
-        other => format!(", then {}", other.describe()),
-    };
+    let (flood, times) = flood_beside(
+        &mut flooder,
+        &lines,
+        Some(FLOOD_LINES),
+        probe.answer(),
+        || neighbour_moves(&mut table, 4),
+    )?;
     Ok(Finding::Measured {
-        summary: format!(
-            "{answered} of {FLOOD_LINES} lines answered in the {} they were read{end} ({} KB sent: {how}); a game beside it: turns {}",
-            seconds(FLOOD_READING),
-            sent / 1024,
-            spread(&times)
-        ),
+        summary: format!("{flood}; a game beside it: turns {}", spread(&times)),
     })
 }
 
 fn flood_unread(probe: &mut Probe) -> Step<Finding> {
     let mut table = Table::start(probe, &["Ann", "Bob"])?;
-    let flooder = probe.connect()?;
-    let socket = flooder
-        .handle()
-        .map_err(|e| Failure::new("a socket for the flood", e.to_string()))?;
-    let answer = probe.answer();
+    let mut flooder = probe.connect()?;
     let lines: Vec<u8> = (0..4 * FLOOD_LINES)
         .flat_map(|n| format!("FLOOD {n}\n").into_bytes())
         .collect();
@@ -291,22 +250,12 @@ fn flood_unread(probe: &mut Probe) -> Step<Finding> {
         flooder.who(),
         4 * FLOOD_LINES
     ));
-    let (written, times) = std::thread::scope(|scope| {
-        let writing = scope.spawn(move || flood(socket, &lines, answer * 4));
-        let times = neighbour_moves(&mut table, 8);
-        (writing.join(), times)
-    });
-    let times = times?;
-    let Ok((sent, how)) = written else {
-        return Err(Failure::new("the flood's thread to finish", "it panicked"));
-    };
+    let (flood, times) = flood_beside(&mut flooder, &lines, None, probe.answer(), || {
+        neighbour_moves(&mut table, 8)
+    })?;
     drop(flooder);
     Ok(Finding::Measured {
-        summary: format!(
-            "{} KB sent: {how}; a game beside it: turns {}",
-            sent / 1024,
-            spread(&times)
-        ),
+        summary: format!("{flood}; a game beside it: turns {}", spread(&times)),
     })
 }
 
