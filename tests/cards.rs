@@ -482,6 +482,55 @@ fn hostile_names_and_a_million_lines_stay_bounded_and_escaped() {
 }
 
 #[test]
+fn a_forgotten_card_s_stream_says_gone_and_a_name_without_a_card_is_404() {
+    let server = TestServer::with_web(Settings::default(), &[Protocol::Go]);
+    let web = server.web();
+    let (status, body) = get(web, "/api/client/go/Nobody");
+    assert_eq!(status, 404);
+    assert!(body.contains(r#""error":"no report card"#), "{body}");
+    let mut ann = server.connect();
+    ann.send("HANDSHAKE+Ann");
+    ann.expect("ACKNOWLEDGE_HANDSHAKE+1+1");
+    drop(ann);
+    let mut stream = TcpStream::connect(web).expect("connect");
+    stream.set_read_timeout(Some(PATIENCE)).expect("timeout");
+    write!(
+        stream,
+        "GET /events/client/go/Ann HTTP/1.1\r\nHost: test\r\n\r\n"
+    )
+    .expect("send");
+    let mut events = BufReader::new(stream);
+    let mut line = String::new();
+    let mut next_line = |line: &mut String| {
+        line.clear();
+        events.read_line(line).unwrap_or(0)
+    };
+    while next_line(&mut line) > 0 && line.trim_end() != "event: card" {}
+    assert_eq!(line.trim_end(), "event: card", "Ann's card first");
+    // Two thousand names that come and go: the idlest card that nobody holds, Ann's,
+    // is forgotten to keep the bound.
+    for n in 0..goserver::cards::CARDS_KEPT {
+        let mut client = server.connect();
+        client.send(&format!("HANDSHAKE+P{n}"));
+        client.expect_prefix("ACKNOWLEDGE_HANDSHAKE+");
+    }
+    while next_line(&mut line) > 0 && line.trim_end() != "event: gone" {}
+    assert_eq!(line.trim_end(), "event: gone");
+    next_line(&mut line);
+    assert_eq!(line.trim_end(), r#"data: {"front":"go","name":"Ann"}"#);
+    // Then the stream ends.
+    while next_line(&mut line) > 0 {}
+    assert_eq!(get(web, "/api/client/go/Ann").0, 404);
+    assert!(
+        console(&server, "stats").contains(
+            "report cards: 2000, bound 2000 (1 forgotten, the idlest not connected first)"
+        ),
+        "{}",
+        console(&server, "stats")
+    );
+}
+
+#[test]
 fn every_spectrangle_mistake_lands_on_its_card() {
     let server = TestServer::with_web(
         Settings {
@@ -701,6 +750,22 @@ fn every_bkgo_mistake_lands_on_its_card_and_no_password_does() {
     stranger.expect_prefix("Dialog: ");
     stranger.expect("ServerRejectedFatal");
     stranger.expect_closed();
+    // An empty line, and a password in the wrong case after a byte-order mark: both
+    // drop their senders, and the password is not shown.
+    let mut stranger = Client::connect(addr);
+    stranger.expect("BKGO-Server-version-0.6");
+    stranger.send("");
+    stranger.expect("Dialog: Empty line: expected BKGO-Client-version-<your version>");
+    stranger.expect("ServerRejectedFatal");
+    stranger.expect_closed();
+    let mut stranger = Client::connect(addr);
+    stranger.expect("BKGO-Server-version-0.6");
+    stranger.send("\u{feff}password: hunter2");
+    stranger.expect(
+        "Dialog: Unknown message 'Password: <not shown>': expected BKGO-Client-version-<your version>",
+    );
+    stranger.expect("ServerRejectedFatal");
+    stranger.expect_closed();
     // Ann, alone in the room now: a new board, then a record that cannot be read.
     ann.send("NewBoard");
     while ann.recv() != "EOF" {}
@@ -747,7 +812,15 @@ fn every_bkgo_mistake_lands_on_its_card_and_no_password_does() {
         }
         thread::sleep(Duration::from_millis(20));
     };
-    assert_eq!(counts(&stranger), owned(&[("not-a-client-message", 1)]));
+    assert_eq!(
+        counts(&stranger),
+        owned(&[
+            ("empty-line", 1),
+            ("unknown-command", 1),
+            ("not-a-client-message", 1)
+        ])
+    );
+    assert!(!stranger.to_string().contains("hunter2"), "{stranger}");
     let (_, everything) = get(web, "/api/clients.csv");
     let (_, list) = get(web, "/api/clients");
     for text in [shown.as_str(), everything.as_str(), list.as_str()] {

@@ -386,7 +386,7 @@ fn console_commands_over_a_real_game() {
     }
     assert_eq!(
         stats[5],
-        "report cards: 2 of at most 2000 (0 forgotten, the idlest first)"
+        "report cards: 2, bound 2000 (0 forgotten, the idlest not connected first)"
     );
     assert!(stats[6].starts_with("uptime: "), "{}", stats[6]);
 

@@ -16,8 +16,9 @@ use time::OffsetDateTime;
 /// Examples kept of each kind of mistake: the first ones.
 pub const EXAMPLES_PER_KIND: usize = 3;
 
-/// The most characters of a line (or an answer) an example keeps.
-pub const EXAMPLE_CHARS: usize = 200;
+/// The most bytes of a line (or an answer) an example keeps, cut on a character's
+/// edge: bytes, not characters, so that a card's size has a bound in memory.
+pub const EXAMPLE_BYTES: usize = 200;
 
 /// One offending line: what the client sent, when, and what the server answered.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -27,12 +28,29 @@ pub struct Example {
     /// When it came (UTC).
     #[serde(with = "time::serde::rfc3339")]
     pub at: OffsetDateTime,
-    /// The line as it came, cut to [`EXAMPLE_CHARS`] characters (with a note of its
-    /// length when cut); for a line that is not text, or none, what it was instead in
+    /// The line as it came, cut to [`EXAMPLE_BYTES`] bytes (with a note of its length
+    /// when cut); for a line that is not text, or none, what it was instead in
     /// parentheses.
     pub line: String,
     /// What the server answered (its first line), cut the same way; empty if nothing.
     pub answer: String,
+}
+
+/// A run of the same refused line: how many times in a row it was refused now (1 for
+/// the first), and a hash of the line, to tell one run from another.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Run {
+    pub length: u64,
+    pub line_hash: u64,
+}
+
+impl Run {
+    /// A refusal that is no run: the first of its line, or a line that cannot be told
+    /// from another (too long to keep, not text, silence).
+    pub const ONCE: Run = Run {
+        length: 1,
+        line_hash: 0,
+    };
 }
 
 /// What a client sent that a mistake is about.
@@ -92,6 +110,9 @@ pub struct Card {
     mistakes: Counters<{ Mistake::COUNT }>,
     examples: Mutex<Vec<Example>>,
     longest_repeat: AtomicU64,
+    /// The hash of the line of the longest run: its line is kept once per run, not at
+    /// every refusal of it.
+    repeated_hash: AtomicU64,
     repeated_line: Mutex<Option<String>>,
     move_times: MoveTimes,
 }
@@ -117,14 +138,14 @@ impl Card {
             mistakes: Counters::default(),
             examples: Mutex::new(Vec::new()),
             longest_repeat: AtomicU64::new(0),
+            repeated_hash: AtomicU64::new(0),
             repeated_line: Mutex::new(None),
             move_times: MoveTimes::default(),
         }
     }
 
-    /// A mistake of `kind`: `line` was refused with `answer`; it was the `repeat`th
-    /// time in a row this client had that same line refused (1 for the first).
-    pub fn mistake(&self, kind: Mistake, line: Offending<'_>, answer: &str, repeat: u64) {
+    /// A mistake of `kind`: `line` was refused with `answer`, in `run`.
+    pub fn mistake(&self, kind: Mistake, line: Offending<'_>, answer: &str, run: Run) {
         let seen = self.mistakes.add(kind.index(), 1);
         if seen < EXAMPLES_PER_KIND as u64 {
             self.examples.lock().push(Example {
@@ -134,7 +155,11 @@ impl Card {
                 answer: clip(answer.lines().next().unwrap_or("")),
             });
         }
-        if repeat > self.longest_repeat.fetch_max(repeat, Ordering::Relaxed) {
+        let record = self.longest_repeat.fetch_max(run.length, Ordering::Relaxed);
+        // A run of one is no run; a record run that goes on has its line kept already.
+        if run.length > record.max(1)
+            && self.repeated_hash.swap(run.line_hash, Ordering::Relaxed) != run.line_hash
+        {
             *self.repeated_line.lock() = Some(line.shown());
         }
         self.touch();
@@ -205,6 +230,10 @@ impl Card {
         }
         let repeat = early.longest_repeat.load(Ordering::Relaxed);
         if repeat > self.longest_repeat.fetch_max(repeat, Ordering::Relaxed) {
+            self.repeated_hash.store(
+                early.repeated_hash.load(Ordering::Relaxed),
+                Ordering::Relaxed,
+            );
             *self.repeated_line.lock() = early.repeated_line.lock().clone();
         }
         self.move_times.absorb(&early.move_times);
@@ -226,8 +255,18 @@ impl Card {
         self.mistakes.all().iter().sum()
     }
 
-    /// The card as it is now, for the views.
+    /// The card as it is now, whole, for a card's own view.
     pub fn view(&self) -> CardView {
+        let mut view = self.row();
+        let mut examples = self.examples.lock().clone();
+        examples.sort_by_key(|e| (e.kind, e.at));
+        view.examples = examples;
+        view
+    }
+
+    /// The card as it is now without its examples, for the lists (a row of a table,
+    /// of the CSV): nothing is copied that they would drop.
+    pub fn row(&self) -> CardView {
         let mistakes: Vec<KindCount> = Mistake::ALL
             .iter()
             .map(|&kind| KindCount {
@@ -236,8 +275,6 @@ impl Card {
             })
             .filter(|k| k.count > 0)
             .collect();
-        let mut examples = self.examples.lock().clone();
-        examples.sort_by_key(|e| (e.kind, e.at));
         let load = |counter: &AtomicU64| counter.load(Ordering::Relaxed);
         CardView {
             front: self.front,
@@ -254,7 +291,7 @@ impl Card {
             games_left: load(&self.games_left),
             mistakes_total: mistakes.iter().map(|k| k.count).sum(),
             mistakes,
-            examples,
+            examples: Vec::new(),
             longest_repeat: load(&self.longest_repeat),
             // A "run" of one is no run: the line is shown from two in a row.
             repeated_line: (load(&self.longest_repeat) > 1)
@@ -298,7 +335,8 @@ pub struct CardView {
     pub mistakes_total: u64,
     /// Each kind that happened, with its count, in the order of docs/report.md.
     pub mistakes: Vec<KindCount>,
-    /// The first three examples of each kind, by kind, then by time.
+    /// The first three examples of each kind, by kind, then by time (none in a row
+    /// of a list: [`Card::row`]).
     pub examples: Vec<Example>,
     /// The longest run of the same refused line in a row.
     pub longest_repeat: u64,
@@ -331,12 +369,14 @@ impl CardView {
     }
 }
 
-/// `text` cut to [`EXAMPLE_CHARS`] characters, saying how long it was when cut.
+/// `text` cut to [`EXAMPLE_BYTES`] bytes on a character's edge, saying how long it
+/// was when cut.
 fn clip(text: &str) -> String {
-    match text.char_indices().nth(EXAMPLE_CHARS) {
-        None => text.to_string(),
-        Some((cut, _)) => format!("{}… ({} bytes in all)", &text[..cut], text.len()),
+    if text.len() <= EXAMPLE_BYTES {
+        return text.to_string();
     }
+    let cut = text.floor_char_boundary(EXAMPLE_BYTES);
+    format!("{}… ({} bytes in all)", &text[..cut], text.len())
 }
 
 fn unix_ms(at: SystemTime) -> u64 {
@@ -355,29 +395,44 @@ mod tests {
     #[test]
     fn counts_the_first_three_examples_of_each_kind_and_the_longest_repeat() {
         let card = Card::new(Front::Go, "Ann");
-        for run in 1..=20 {
+        for length in 1..=20 {
             card.mistake(
                 Mistake::NotYourTurn,
                 Offending::Line("MOVE+1+Ann+3"),
                 "INVALID_MOVE+Not your turn: white is to move\n",
-                run,
+                Run {
+                    length,
+                    line_hash: 3,
+                },
+            );
+        }
+        // A shorter run of another line keeps the record's line.
+        for length in 1..=5 {
+            card.mistake(
+                Mistake::NotYourTurn,
+                Offending::Line("MOVE+1+Ann+4"),
+                "INVALID_MOVE+Not your turn: white is to move\n",
+                Run {
+                    length,
+                    line_hash: 4,
+                },
             );
         }
         card.mistake(
             Mistake::OffBoard,
             Offending::Line("MOVE+1+Ann+99"),
             "INVALID_MOVE+off",
-            1,
+            Run::ONCE,
         );
         card.mistake(
             Mistake::LineTooLong,
             Offending::TooLong(4096),
             "UNKNOWN_COMMAND+long",
-            1,
+            Run::ONCE,
         );
         let view = card.view();
-        assert_eq!(view.mistakes_total, 22);
-        assert_eq!(view.count(Mistake::NotYourTurn), 20);
+        assert_eq!(view.mistakes_total, 27);
+        assert_eq!(view.count(Mistake::NotYourTurn), 25);
         assert_eq!(
             view.top_mistake().map(|k| k.kind),
             Some(Mistake::NotYourTurn)
@@ -395,6 +450,23 @@ mod tests {
         );
         assert_eq!(view.longest_repeat, 20);
         assert_eq!(view.repeated_line.as_deref(), Some("MOVE+1+Ann+3"));
+        assert!(card.row().examples.is_empty(), "a row has no examples");
+        assert_eq!(card.row().mistakes_total, 27);
+        // Another line that beats the record is the record's line from then on.
+        for length in 1..=21 {
+            card.mistake(
+                Mistake::OffBoard,
+                Offending::Line("MOVE+1+Ann+99"),
+                "INVALID_MOVE+off",
+                Run {
+                    length,
+                    line_hash: 99,
+                },
+            );
+        }
+        let view = card.view();
+        assert_eq!(view.longest_repeat, 21);
+        assert_eq!(view.repeated_line.as_deref(), Some("MOVE+1+Ann+99"));
         let long = view
             .examples
             .iter()
@@ -408,12 +480,24 @@ mod tests {
     #[test]
     fn a_long_line_is_cut_and_says_its_length() {
         let card = Card::new(Front::Go, "Ann");
-        let line = "é".repeat(1000);
-        card.mistake(Mistake::UnknownCommand, Offending::Line(&line), "", 1);
+        // 'a' and then two-byte characters: byte 200 falls inside one, so the cut
+        // comes before it, after 'a' and 99 of them (199 bytes).
+        let line = format!("a{}", "é".repeat(1000));
+        card.mistake(
+            Mistake::UnknownCommand,
+            Offending::Line(&line),
+            "",
+            Run::ONCE,
+        );
         let example = &card.view().examples[0];
-        assert!(example.line.starts_with(&"é".repeat(EXAMPLE_CHARS)));
+        let kept = format!("a{}", "é".repeat(99));
         assert!(
-            example.line.ends_with("… (2000 bytes in all)"),
+            example.line.starts_with(&format!("{kept}…")),
+            "{}",
+            example.line
+        );
+        assert!(
+            example.line.ends_with("… (2001 bytes in all)"),
             "{}",
             example.line
         );
@@ -426,7 +510,7 @@ mod tests {
             Mistake::BeforeHandshake,
             Offending::Line("MOVE+1+x+0"),
             "UNKNOWN_COMMAND+x",
-            1,
+            Run::ONCE,
         );
         let card = Card::new(Front::Go, "Ann");
         card.moved(Duration::from_millis(5));

@@ -20,17 +20,19 @@ pub mod counters;
 pub mod mistake;
 pub mod times;
 
-pub use card::{Card, CardView, Example, Offending, Outcome};
+pub use card::{Card, CardView, Example, Offending, Outcome, Run};
 pub use mistake::Mistake;
 
 use crate::front::Front;
 use crate::results::GameResult;
 use parking_lot::Mutex;
 use std::collections::HashMap;
+use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// The most cards kept; past it, the idlest card is forgotten.
+/// The most cards kept; past it, the idlest card that no connected client holds is
+/// forgotten.
 pub const CARDS_KEPT: usize = 2_000;
 
 /// A card's key: its front end and name.
@@ -59,8 +61,11 @@ impl Cards {
         }
     }
 
-    /// The card of `name` in `front`, made if it has none (forgetting the idlest card
-    /// when [`CARDS_KEPT`] are kept already).
+    /// The card of `name` in `front`, made if it has none. When the bound is reached
+    /// already, the idlest card that nobody holds is forgotten: a connected client's
+    /// card stays, so that its game's result and its next connection find it (past
+    /// the bound only while more clients than that are connected, which
+    /// `--max-clients` bounds).
     pub fn named(&self, front: Front, name: &str) -> Arc<Card> {
         let mut cards = self.cards.lock();
         if let Some(card) = cards.get(&(front, name.into())) {
@@ -69,6 +74,7 @@ impl Cards {
         if cards.len() >= self.kept {
             let idlest = cards
                 .iter()
+                .filter(|(_, card)| Arc::strong_count(card) == 1)
                 .min_by_key(|(_, card)| card.last_seen_ms())
                 .map(|(key, _)| key.clone());
             if let Some(key) = idlest {
@@ -86,11 +92,11 @@ impl Cards {
         self.cards.lock().get(&(front, name.into())).cloned()
     }
 
-    /// Every card, as the views show them: the worst first (see
+    /// Every card as a row of the lists (without its examples): the worst first (see
     /// [`CardView::badness`]), then by front end and name.
-    pub fn views(&self) -> Vec<CardView> {
+    pub fn rows(&self) -> Vec<CardView> {
         let cards: Vec<Arc<Card>> = self.cards.lock().values().cloned().collect();
-        let mut views: Vec<CardView> = cards.iter().map(|c| c.view()).collect();
+        let mut views: Vec<CardView> = cards.iter().map(|c| c.row()).collect();
         views.sort_by(|a, b| {
             b.badness()
                 .cmp(&a.badness())
@@ -98,6 +104,20 @@ impl Cards {
                 .then(a.name.cmp(&b.name))
         });
         views
+    }
+
+    /// Every card of `name`, in any front end, whole.
+    pub fn named_anywhere(&self, name: &str) -> Vec<CardView> {
+        Front::ALL
+            .iter()
+            .filter_map(|&front| self.find(front, name))
+            .map(|card| card.view())
+            .collect()
+    }
+
+    /// The most cards kept while nobody holds them.
+    pub fn kept(&self) -> usize {
+        self.kept
     }
 
     /// Cards kept now.
@@ -115,15 +135,19 @@ impl Cards {
         self.forgotten.load(Ordering::Relaxed)
     }
 
-    /// Changes one cheap number, read without any card's lock: a view sends again only
-    /// when it moved.
+    /// A number that changes whenever any card does, read without any card's lock: a
+    /// view sends again only when it moved. It hashes how many cards were forgotten,
+    /// how many are kept and the sum of their changes: a card's changes only grow, and
+    /// forgetting one, the only way a card goes, counts in the first.
     pub fn fingerprint(&self) -> u64 {
         let cards = self.cards.lock();
         let changes: u64 = cards
             .values()
             .map(|c| c.changes())
             .fold(0, u64::wrapping_add);
-        changes.wrapping_add(cards.len() as u64)
+        let mut hasher = DefaultHasher::new();
+        (self.forgotten(), cards.len(), changes).hash(&mut hasher);
+        hasher.finish()
     }
 
     /// A finished game on the players' cards: the winner won, the others lost; without
@@ -152,7 +176,7 @@ mod tests {
         let again = cards.named(Front::Go, "Ann");
         again.connected();
         assert!(Arc::ptr_eq(&first, &again));
-        assert_eq!(cards.views()[0].connections, 2);
+        assert_eq!(cards.rows()[0].connections, 2);
         // Another front end, another card.
         cards.named(Front::Spectrangle, "Ann");
         assert_eq!(cards.len(), 2);
@@ -166,11 +190,24 @@ mod tests {
             std::thread::sleep(std::time::Duration::from_millis(3));
         }
         cards.named(Front::Go, "a").connected();
+        let before = cards.fingerprint();
         cards.named(Front::Go, "d");
         assert_eq!(cards.len(), 3);
         assert_eq!(cards.forgotten(), 1);
         assert!(cards.find(Front::Go, "b").is_none(), "b was the idlest");
         assert!(cards.find(Front::Go, "a").is_some());
+        assert_ne!(cards.fingerprint(), before, "a card forgotten and one made");
+        // A card a connected client holds is never forgotten: past the bound while
+        // they are all held, and the held card is the one its name finds again.
+        let held: Vec<Arc<Card>> = ["e", "f", "g", "h"]
+            .iter()
+            .map(|name| cards.named(Front::Go, name))
+            .collect();
+        assert_eq!(cards.len(), 4, "a, c and d forgotten, then none free");
+        assert!(Arc::ptr_eq(&cards.named(Front::Go, "e"), &held[0]));
+        drop(held);
+        cards.named(Front::Go, "i");
+        assert_eq!(cards.len(), 4, "the idlest of the free ones forgotten");
     }
 
     #[test]
@@ -182,11 +219,11 @@ mod tests {
             Mistake::Ko,
             Offending::Line("MOVE+1+Bad+3"),
             "INVALID_MOVE+ko",
-            1,
+            Run::ONCE,
         );
         let late = cards.named(Front::Go, "Late");
         late.late();
-        let names: Vec<String> = cards.views().into_iter().map(|v| v.name).collect();
+        let names: Vec<String> = cards.rows().into_iter().map(|v| v.name).collect();
         assert_eq!(names, ["Late", "Bad", "Good"]);
     }
 }

@@ -19,7 +19,6 @@ const BUCKETS: usize = (STEPS_PER_DOUBLING * DOUBLINGS) as usize + 1;
 pub struct MoveTimes {
     /// Taken at the first move: a client that never moves costs no histogram.
     buckets: Counters<BUCKETS>,
-    count: AtomicU64,
     max_micros: AtomicU64,
 }
 
@@ -40,7 +39,6 @@ impl Default for MoveTimes {
     fn default() -> Self {
         MoveTimes {
             buckets: Counters::default(),
-            count: AtomicU64::new(0),
             max_micros: AtomicU64::new(0),
         }
     }
@@ -51,15 +49,12 @@ impl MoveTimes {
     pub fn record(&self, took: Duration) {
         let micros = u64::try_from(took.as_micros()).unwrap_or(u64::MAX);
         self.buckets.add(bucket(micros), 1);
-        self.count.fetch_add(1, Ordering::Relaxed);
         self.max_micros.fetch_max(micros, Ordering::Relaxed);
     }
 
     /// Adds `other`'s moves to these (a client's moves before it had a name).
     pub fn absorb(&self, other: &MoveTimes) {
         self.buckets.absorb(&other.buckets);
-        self.count
-            .fetch_add(other.count.load(Ordering::Relaxed), Ordering::Relaxed);
         self.max_micros
             .fetch_max(other.max_micros.load(Ordering::Relaxed), Ordering::Relaxed);
     }

@@ -3,6 +3,7 @@
 
 use super::report::table;
 use crate::cards::CardView;
+use crate::frontend::quote::escaped;
 use std::fmt::Write as _;
 
 /// Rows `report` shows; the web's `/clients` and its CSV list every card.
@@ -62,9 +63,10 @@ pub fn cards_table(views: &[CardView]) -> String {
     text
 }
 
-/// The `report <name>` answer: every card of that name, whole.
+/// The `report <name>` answer: the cards of that name (one per front end it used),
+/// whole.
 pub fn cards_of(name: &str, views: &[CardView]) -> String {
-    let cards: Vec<String> = views.iter().filter(|v| v.name == name).map(card).collect();
+    let cards: Vec<String> = views.iter().map(card).collect();
     if cards.is_empty() {
         return format!("no report card for '{name}': 'report' lists them");
     }
@@ -112,7 +114,7 @@ pub fn card(v: &CardView) -> String {
         v.longest_repeat,
         v.repeated_line
             .as_ref()
-            .map_or(String::new(), |line| format!(" ({line})"))
+            .map_or(String::new(), |line| format!(" ({})", escaped(line)))
     );
     for kind in &v.mistakes {
         let _ = write!(text, "\n  {} {}", kind.kind.name(), kind.count);
@@ -124,13 +126,14 @@ pub fn card(v: &CardView) -> String {
                 .unwrap_or(example.at)
                 .format(&time::format_description::well_known::Rfc3339)
                 .unwrap_or_default();
-            let _ = write!(text, "\n    {at}  sent: {}", example.line);
+            // A client's line, escaped: a terminal sequence in it must not run here.
+            let _ = write!(text, "\n    {at}  sent: {}", escaped(&example.line));
             if !example.answer.is_empty() {
                 let _ = write!(
                     text,
                     "\n    {:width$}  got:  {}",
                     "",
-                    example.answer,
+                    escaped(&example.answer),
                     width = at.len()
                 );
             }
@@ -150,7 +153,7 @@ fn plural(n: u64) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cards::{Card, Mistake, Offending};
+    use crate::cards::{Card, Mistake, Offending, Run};
     use crate::front::Front;
     use std::time::Duration;
 
@@ -159,14 +162,23 @@ mod tests {
         let card = Card::new(Front::Go, "Ann");
         card.connected();
         card.moved(Duration::from_millis(12));
-        for run in 1..=3 {
+        for length in 1..=3 {
             card.mistake(
                 Mistake::NotYourTurn,
                 Offending::Line("MOVE+1+Ann+3"),
                 "INVALID_MOVE+Not your turn: white is to move",
-                run,
+                Run {
+                    length,
+                    line_hash: 3,
+                },
             );
         }
+        card.mistake(
+            Mistake::UnknownCommand,
+            Offending::Line("\u{1b}[2J"),
+            "UNKNOWN_COMMAND+x",
+            Run::ONCE,
+        );
         let view = card.view();
         let rows = cards_table(std::slice::from_ref(&view));
         let lines: Vec<&str> = rows.lines().collect();
@@ -175,7 +187,7 @@ mod tests {
             "{rows}"
         );
         assert!(
-            lines[1].starts_with("go     Ann   1      0-0-0  1      3         not-your-turn 3  3"),
+            lines[1].starts_with("go     Ann   1      0-0-0  1      4         not-your-turn 3  3"),
             "{rows}"
         );
         let whole = cards_of("Ann", &[view]);
@@ -183,7 +195,10 @@ mod tests {
             whole.starts_with("Ann (go): 1 connection, 0 games (0 won, 0 lost, 0 drawn), 1 move\n"),
             "{whole}"
         );
-        assert!(whole.contains("\n3 mistakes; the longest run of one refused line: 3 (MOVE+1+Ann+3)\n  not-your-turn 3\n"), "{whole}");
+        assert!(whole.contains("\n4 mistakes; the longest run of one refused line: 3 (MOVE+1+Ann+3)\n  unknown-command 1\n"), "{whole}");
+        assert!(whole.contains("\n  not-your-turn 3\n"), "{whole}");
+        assert!(whole.contains("  sent: \\u{1b}[2J\n"), "escaped: {whole}");
+        assert!(!whole.contains('\u{1b}'), "{whole}");
         assert!(whole.contains("  sent: MOVE+1+Ann+3\n"), "{whole}");
         assert!(
             whole.contains("  got:  INVALID_MOVE+Not your turn: white is to move"),

@@ -159,8 +159,10 @@ impl Console {
                     "the arena is off: start the server with --arena to run a GO! tournament"
                         .to_string()
                 }),
-            Command::Report(None) => cards::cards_table(&self.server.cards.views()),
-            Command::Report(Some(name)) => cards::cards_of(&name, &self.server.cards.views()),
+            Command::Report(None) => cards::cards_table(&self.server.cards.rows()),
+            Command::Report(Some(name)) => {
+                cards::cards_of(&name, &self.server.cards.named_anywhere(&name))
+            }
             Command::Stats => self.stats(),
             Command::Shutdown => {
                 self.server.shutdown.trigger();
@@ -383,7 +385,7 @@ impl Console {
             web_viewers: self.server.live.viewers(),
             cards: (
                 self.server.cards.len(),
-                crate::cards::CARDS_KEPT,
+                self.server.cards.kept(),
                 self.server.cards.forgotten(),
             ),
         })

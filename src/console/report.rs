@@ -235,7 +235,7 @@ pub fn stats(s: &Stats) -> String {
     };
     let (cards, kept, forgotten) = s.cards;
     format!(
-        "clients connected: {}\nweb viewers: {}\ngames: {} waiting, {} playing, {} finished\nmoves per second: {rate}\nthreads: {threads}\ndeepest inboxes: {queues}\nreport cards: {cards} of at most {kept} ({forgotten} forgotten, the idlest first)\nuptime: {}",
+        "clients connected: {}\nweb viewers: {}\ngames: {} waiting, {} playing, {} finished\nmoves per second: {rate}\nthreads: {threads}\ndeepest inboxes: {queues}\nreport cards: {cards}, bound {kept} ({forgotten} forgotten, the idlest not connected first)\nuptime: {}",
         s.clients,
         s.web_viewers,
         s.waiting,
@@ -376,7 +376,7 @@ mod tests {
             "clients connected: 2\nweb viewers: 4\ngames: 0 waiting, 1 playing, 3 finished\n\
              moves per second: 0.25 (over the last 1m00s)\nthreads: 9\n\
              deepest inboxes: GO! game inboxes 2 of 16, the Bkgo room's inbox 7 of 1024\n\
-             report cards: 12 of at most 2000 (0 forgotten, the idlest first)\n\
+             report cards: 12, bound 2000 (0 forgotten, the idlest not connected first)\n\
              uptime: 1m01s"
         );
     }

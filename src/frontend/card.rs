@@ -3,7 +3,7 @@
 //! these functions put it on the right card, and never wait (a card's counts are
 //! atomics; the card registry's lock is taken only when a client names itself).
 
-use crate::cards::{Card, Cards, Mistake, Offending};
+use crate::cards::{Card, Cards, Mistake, Offending, Run};
 use crate::front::Front;
 use crate::net::{Connection, Incoming};
 use std::hash::{DefaultHasher, Hash, Hasher};
@@ -39,8 +39,22 @@ pub fn named(cards: &Cards, conn: &Connection, front: Front, name: &str) -> Arc<
 /// (the line sent, or empty when nothing was).
 pub fn mistake(conn: &Connection, front: Front, kind: Mistake, line: Offending<'_>, answer: &str) {
     let card = conn.card_or_early(|| Card::new(front, &unnamed(conn.peer.ip())));
-    let repeat = conn.refused_line(fingerprint(line));
-    card.mistake(kind, line, answer, repeat);
+    let run = match line {
+        Offending::Line(text) => {
+            let line_hash = fingerprint(text);
+            Run {
+                length: conn.refused_line(Some(line_hash)),
+                line_hash,
+            }
+        }
+        // A line too long to keep, or not text, cannot be told from the next one: no
+        // run, and it ends one.
+        _ => {
+            conn.refused_line(None);
+            Run::ONCE
+        }
+    };
+    card.mistake(kind, line, answer, run);
 }
 
 /// The client on `conn` is gone. If it never took a name but made mistakes, they are
@@ -57,13 +71,10 @@ pub fn farewell(cards: &Cards, conn: &Connection) {
     card.absorb(&early);
 }
 
-/// A hash of what was refused, to tell the same line sent again from another.
-fn fingerprint(line: Offending<'_>) -> u64 {
+/// A hash of a refused line, to tell the same line sent again from another.
+fn fingerprint(line: &str) -> u64 {
     let mut hasher = DefaultHasher::new();
-    match line {
-        Offending::Line(text) => text.hash(&mut hasher),
-        other => format!("{other:?}").hash(&mut hasher),
-    }
+    line.hash(&mut hasher);
     hasher.finish()
 }
 

@@ -13,11 +13,7 @@ pub fn clip(text: &str) -> String {
     let mut clipped = String::new();
     let mut shown = 0;
     for c in text.chars() {
-        let piece: String = if c.is_control() {
-            c.escape_default().collect()
-        } else {
-            c.to_string()
-        };
+        let piece = escaped_char(c);
         shown += piece.chars().count();
         if shown > MAX_QUOTE_CHARS {
             clipped.push_str("...");
@@ -26,6 +22,21 @@ pub fn clip(text: &str) -> String {
         clipped.push_str(&piece);
     }
     clipped
+}
+
+/// `text` whole, with its control characters escaped as [`clip`] shows them: for a
+/// person at a terminal, where an escape sequence a client sent must not run.
+pub fn escaped(text: &str) -> String {
+    text.chars().map(escaped_char).collect()
+}
+
+/// A character as quoted: itself, or escaped if it is a control character.
+fn escaped_char(c: char) -> String {
+    if c.is_control() {
+        c.escape_default().collect()
+    } else {
+        c.to_string()
+    }
 }
 
 /// `text` as one printable line: control characters (a tab, a bell, a line break)
@@ -50,6 +61,15 @@ mod tests {
         assert_eq!(
             clip(&"\u{7}".repeat(9)),
             format!("{}...", "\\u{7}".repeat(8))
+        );
+    }
+
+    #[test]
+    fn escaped_text_is_whole_and_runs_no_terminal_sequence() {
+        let line = format!("MOVE{}[2J{}", '\u{1b}', "x".repeat(50));
+        assert_eq!(
+            escaped(&line),
+            format!("MOVE\\u{{1b}}[2J{}", "x".repeat(50))
         );
     }
 

@@ -234,8 +234,9 @@ impl Connection {
     }
 
     /// Records that the line whose hash is `line` was refused; returns how many times
-    /// in a row the same line has been refused now (1 the first time).
-    pub fn refused_line(&self, line: u64) -> u64 {
+    /// in a row the same line has been refused now (1 the first time; see
+    /// [`Pacer::refused_line`] for `None`).
+    pub fn refused_line(&self, line: Option<u64>) -> u64 {
         self.pacer.refused_line(line)
     }
 

@@ -35,8 +35,14 @@ impl Pacer {
     }
 
     /// Records that the line whose hash is `line` was refused; returns how many times
-    /// in a row this same line has been refused now (1 the first time).
-    pub fn refused_line(&self, line: u64) -> u64 {
+    /// in a row this same line has been refused now (1 the first time). `None`: a
+    /// line that cannot be told from another (too long, not text) is no run and ends
+    /// one.
+    pub fn refused_line(&self, line: Option<u64>) -> u64 {
+        let Some(line) = line else {
+            self.same_refused.store(0, Ordering::Relaxed);
+            return 1;
+        };
         let run = self.same_refused.load(Ordering::Relaxed);
         let run = if run > 0 && self.last_refused.load(Ordering::Relaxed) == line {
             run + 1
@@ -74,12 +80,16 @@ mod tests {
     #[test]
     fn counts_the_same_refused_line_in_a_row() {
         let pacer = Pacer::default();
-        assert_eq!(pacer.refused_line(7), 1);
-        assert_eq!(pacer.refused_line(7), 2);
-        assert_eq!(pacer.refused_line(7), 3);
-        assert_eq!(pacer.refused_line(8), 1);
-        assert_eq!(pacer.refused_line(8), 2);
+        assert_eq!(pacer.refused_line(Some(7)), 1);
+        assert_eq!(pacer.refused_line(Some(7)), 2);
+        assert_eq!(pacer.refused_line(Some(7)), 3);
+        assert_eq!(pacer.refused_line(Some(8)), 1);
+        assert_eq!(pacer.refused_line(Some(8)), 2);
         pacer.accepted();
-        assert_eq!(pacer.refused_line(8), 1);
+        assert_eq!(pacer.refused_line(Some(8)), 1);
+        assert_eq!(pacer.refused_line(Some(8)), 2);
+        assert_eq!(pacer.refused_line(None), 1, "a line not kept is no run");
+        assert_eq!(pacer.refused_line(None), 1);
+        assert_eq!(pacer.refused_line(Some(8)), 1, "and it ended the run");
     }
 }

@@ -26,7 +26,7 @@ impl Cache {
         if let Some((seen, json)) = latest.as_ref().filter(|(seen, _)| *seen == fingerprint) {
             return (*seen, Arc::clone(json));
         }
-        let json: Arc<str> = list_json(&cards.views()).into();
+        let json: Arc<str> = list_json(&cards.rows()).into();
         *latest = Some((fingerprint, Arc::clone(&json)));
         (fingerprint, json)
     }
@@ -186,13 +186,18 @@ fn no_formula(cell: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cards::{Card, Offending};
+    use crate::cards::{Card, Offending, Run};
 
     #[test]
     fn the_csv_quotes_and_defuses_what_a_spreadsheet_would_run() {
         let card = Card::new(Front::Go, "=HYPERLINK(\"x\",\"y\"), <b>");
-        card.mistake(Mistake::Ko, Offending::Line("MOVE"), "INVALID_MOVE+ko", 1);
-        let text = csv(&[card.view()]);
+        card.mistake(
+            Mistake::Ko,
+            Offending::Line("MOVE"),
+            "INVALID_MOVE+ko",
+            Run::ONCE,
+        );
+        let text = csv(&[card.row()]);
         let mut lines = text.lines();
         let header = lines.next().unwrap_or_default();
         assert!(
@@ -217,10 +222,10 @@ mod tests {
             Mistake::NotYourTurn,
             Offending::Line("MOVE_SKIP"),
             "ERROR 5 x",
-            1,
+            Run::ONCE,
         );
         let list: serde_json::Value =
-            serde_json::from_str(&list_json(&[card.view()])).unwrap_or_default();
+            serde_json::from_str(&list_json(&[card.row()])).unwrap_or_default();
         assert_eq!(list["clients"][0]["name"], "Ann");
         assert_eq!(list["clients"][0]["mistakes"]["not-your-turn"], 1);
         assert!(list["clients"][0].get("examples").is_none());

@@ -286,7 +286,7 @@ impl Web {
             Route::ClientsCsv => Response::new(
                 200,
                 "text/csv; charset=utf-8",
-                cards::csv(&self.server.cards.views()),
+                cards::csv(&self.server.cards.rows()),
             )
             .with_header(
                 "Content-Disposition",

@@ -186,8 +186,12 @@ impl<'a> Stream<'a> {
                 return;
             };
             let changes = card.changes();
-            if shown != Some(changes) {
-                self.event("card", &super::cards::card_json(&card.view()));
+            let view = (shown != Some(changes)).then(|| card.view());
+            // Not held while the stream waits: a card that only viewers look at is
+            // one nobody holds, and may be forgotten.
+            drop(card);
+            if let Some(view) = view {
+                self.event("card", &super::cards::card_json(&view));
                 shown = Some(changes);
             }
             if !self.tick() {

@@ -116,7 +116,11 @@ impl net::Lines for Session<'_> {
         }
         let max_bytes = self.front.context.settings.lines.max_line_bytes;
         let message = match &line {
-            Incoming::Line(text) => protocol::parse(text, self.expecting),
+            // A line that may hold a password is refused without quoting it.
+            Incoming::Line(text) => match self.hidden_as(text) {
+                Some(shown) => protocol::parse(text, self.expecting).map_err(|e| e.hiding(shown)),
+                None => protocol::parse(text, self.expecting),
+            },
             Incoming::TooLong => Err(ParseError::LineTooLong { max_bytes }),
             Incoming::NotUtf8 => Err(ParseError::NotUtf8),
         };
@@ -155,13 +159,7 @@ impl net::Lines for Session<'_> {
     }
 
     fn logged<'a>(&self, line: &'a str) -> Cow<'a, str> {
-        if self.expecting == Expecting::Password {
-            Cow::Borrowed("<the line after GimmePassword, not shown>")
-        } else if line.trim_start().starts_with("Password") {
-            Cow::Borrowed("Password: <not shown>")
-        } else {
-            Cow::Borrowed(line)
-        }
+        Cow::Borrowed(self.hidden_as(line).unwrap_or(line))
     }
 
     fn binary_line(&mut self, conn: &Arc<Connection>, bytes: &[u8]) -> Option<Handled> {
@@ -174,18 +172,29 @@ impl net::Lines for Session<'_> {
 }
 
 impl Session<'_> {
+    /// What the log and the cards show in place of `line` when it may hold a
+    /// password: the line after GimmePassword, or one whose keyword is `Password` in
+    /// any case (a `password:` is refused for its case, and still holds one), after
+    /// blanks or a byte-order mark.
+    fn hidden_as(&self, line: &str) -> Option<&'static str> {
+        if self.expecting == Expecting::Password {
+            return Some("<the line after GimmePassword, not shown>");
+        }
+        let start = line.trim_start_matches(|c: char| c == '\u{feff}' || c.is_whitespace());
+        start
+            .get(.."password".len())
+            .is_some_and(|keyword| keyword.eq_ignore_ascii_case("password"))
+            .then_some("Password: <not shown>")
+    }
+
     /// `line`, or in its place what the log shows of it when it may hold a password
     /// (`Password: <not shown>`): nothing of a password goes to a card.
     fn hidden(&self, line: Incoming) -> Incoming {
         match line {
-            Incoming::Line(text) => {
-                let shown = net::Lines::logged(self, &text);
-                if std::ptr::eq(shown.as_ref(), text.as_str()) {
-                    Incoming::Line(text)
-                } else {
-                    Incoming::Line(shown.into_owned())
-                }
-            }
+            Incoming::Line(text) => match self.hidden_as(&text) {
+                Some(shown) => Incoming::Line(shown.to_string()),
+                None => Incoming::Line(text),
+            },
             other => other,
         }
     }

@@ -231,6 +231,29 @@ impl ParseError {
     }
 }
 
+impl ParseError {
+    /// The same error quoting `shown` in place of the line it came from: a line that
+    /// may hold a password is never echoed, logged or put on a card (`Password: <not
+    /// shown>`).
+    #[must_use]
+    pub fn hiding(self, shown: &str) -> ParseError {
+        match self {
+            ParseError::Unknown { expecting, .. } => ParseError::Unknown {
+                got: shown.to_string(),
+                expecting,
+            },
+            ParseError::WrongCase { command, .. } => ParseError::WrongCase {
+                got: shown.to_string(),
+                command,
+            },
+            ParseError::BadPlace { .. } => ParseError::BadPlace {
+                got: shown.to_string(),
+            },
+            other => other,
+        }
+    }
+}
+
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

@@ -194,7 +194,7 @@ struct Room {
     /// if it is refused).
     answering: Option<Incoming>,
     /// When the player to move was told it was its turn (the last move, the start of
-    /// the game, or a seat taken): its card's move times.
+    /// the game, or it sat down): its card's move times.
     turn_began: Instant,
     /// When the room last became playing (both seats taken, a game not over), for the
     /// web board's order, and the status the web board last got.
@@ -467,8 +467,8 @@ impl Room {
         conn.set_name(&name);
         conn.accepted();
         card::named(&self.cards, &conn, Front::Bkgo, &name);
-        if seat.is_some() {
-            self.turn_began = Instant::now();
+        if let Some(colour) = seat {
+            self.seat_taken(colour);
         }
         let role = seat.map_or("watching".to_string(), |c| format!("playing {c}"));
         log::info!(
@@ -516,6 +516,9 @@ impl Room {
         let (member, change) = self.members.leave(id)?;
         let mut news = vec![ServerMessage::GoodbyePlayer(member.name.clone())];
         if let Some(change) = change {
+            if change.holder.is_some() {
+                self.seat_taken(change.colour);
+            }
             news.push(ServerMessage::Seat {
                 colour: change.colour,
                 player: change.holder,
@@ -523,6 +526,14 @@ impl Room {
         }
         self.broadcast(&news);
         Some(member.name)
+    }
+
+    /// Someone sat in the `colour` seat: if it is that colour's turn, it was told so
+    /// just now (its card's move time starts). The other player's clock goes on.
+    fn seat_taken(&mut self, colour: Colour) {
+        if self.game.to_move() == colour {
+            self.turn_began = Instant::now();
+        }
     }
 
     /// A member's connection ended (it closed it, or the server did).

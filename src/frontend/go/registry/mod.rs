@@ -215,9 +215,10 @@ impl Registry {
             output = conn.hold_output();
             self.seat_locked(&mut state, player)
         };
-        // Before the answer: the client's next line, read only after it, counts there.
-        card::named(&self.context.cards, conn, Front::Go, &granted);
         self.announce(output, conn, seated);
+        // After the answer, which it must not delay: the client's next line is read on
+        // this thread only after this, so its mistakes count on the card.
+        card::named(&self.context.cards, conn, Front::Go, &granted);
         Ok(())
     }
 
