@@ -11,11 +11,21 @@ use std::time::SystemTime;
 /// The moves of one game, as its loop plays them. The loop stores a move, then the
 /// new length (release); a reader loads the length (acquire), then the moves below it:
 /// it sees every move of the length it read, and no move is ever changed once stored.
+///
+/// The room for the move limit is taken a segment at a time, as the game reaches it:
+/// a game of 19x19 may last 700 moves, but 5,000 games that have played a few cost a
+/// few hundred bytes each, not three kilobytes.
 #[derive(Debug)]
 pub struct MoveLog {
-    moves: Box<[AtomicU32]>,
+    segments: Box<[OnceLock<Box<Segment>>]>,
+    capacity: usize,
     len: AtomicUsize,
 }
+
+/// Moves a segment holds.
+const SEGMENT_MOVES: usize = 64;
+
+type Segment = [AtomicU32; SEGMENT_MOVES];
 
 /// A move as the log stores it: the colour in the top bit, below it 0 for a pass or
 /// the point's index plus one.
@@ -25,7 +35,10 @@ impl MoveLog {
     /// An empty log with room for `capacity` moves (a game's move limit).
     pub fn with_capacity(capacity: usize) -> MoveLog {
         MoveLog {
-            moves: (0..capacity).map(|_| AtomicU32::new(0)).collect(),
+            segments: (0..capacity.div_ceil(SEGMENT_MOVES))
+                .map(|_| OnceLock::new())
+                .collect(),
+            capacity,
             len: AtomicUsize::new(0),
         }
     }
@@ -34,9 +47,13 @@ impl MoveLog {
     /// past the capacity is not kept (returns false): the game ends at its limit first.
     pub fn push(&self, colour: Colour, mv: Move, size: usize) -> bool {
         let len = self.len.load(Ordering::Relaxed);
-        let Some(slot) = self.moves.get(len) else {
+        if len >= self.capacity {
+            return false;
+        }
+        let Some(segment) = self.segments.get(len / SEGMENT_MOVES) else {
             return false;
         };
+        let segment = segment.get_or_init(|| Box::new(std::array::from_fn(|_| AtomicU32::new(0))));
         let point = match mv {
             Move::Pass => 0,
             Move::Play(point) => u32::try_from(point.index(size) + 1).unwrap_or(0),
@@ -45,18 +62,21 @@ impl MoveLog {
             Colour::Black => 0,
             Colour::White => WHITE_BIT,
         };
-        slot.store(colour | point, Ordering::Relaxed);
+        segment[len % SEGMENT_MOVES].store(colour | point, Ordering::Relaxed);
         self.len.store(len + 1, Ordering::Release);
         true
     }
 
     /// Every move stored so far, on a `size` board.
     pub fn moves(&self, size: usize) -> Vec<(Colour, Move)> {
-        let len = self.len.load(Ordering::Acquire);
-        self.moves[..len.min(self.moves.len())]
-            .iter()
-            .map(|slot| {
-                let stored = slot.load(Ordering::Relaxed);
+        let len = self.len.load(Ordering::Acquire).min(self.capacity);
+        // Every segment below `len` was made before `len` was stored.
+        (0..len)
+            .map_while(|index| {
+                let segment = self.segments.get(index / SEGMENT_MOVES)?.get()?;
+                Some(segment[index % SEGMENT_MOVES].load(Ordering::Relaxed))
+            })
+            .map(|stored| {
                 let colour = if stored & WHITE_BIT == 0 {
                     Colour::Black
                 } else {
@@ -180,5 +200,13 @@ mod tests {
         assert!(full.push(Colour::Black, Move::Pass, 9));
         assert!(!full.push(Colour::White, Move::Pass, 9));
         assert_eq!(full.len(), 1);
+        // Room is taken a segment at a time, as the game reaches it.
+        let long = MoveLog::with_capacity(700);
+        for _ in 0..SEGMENT_MOVES + 1 {
+            assert!(long.push(Colour::Black, Move::Pass, 19));
+        }
+        let made = long.segments.iter().filter(|s| s.get().is_some()).count();
+        assert_eq!((long.segments.len(), made), (11, 2));
+        assert_eq!(long.moves(19).len(), SEGMENT_MOVES + 1);
     }
 }
