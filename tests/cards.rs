@@ -145,6 +145,13 @@ fn every_go_mistake_lands_on_its_card_with_its_first_examples() {
     let start = format!("PLAYING;1;{}", empty(5));
     ann.expect(&format!("ACKNOWLEDGE_CONFIG+Ann+1+5+{start}+Bob"));
     bob.expect(&format!("ACKNOWLEDGE_CONFIG+Bob+2+5+{start}+Ann"));
+    // Ann was sent REQUEST_CONFIG twelve times (once with her game, then after each
+    // of her eleven refused lines) and answered seven of them with a SET_CONFIG line
+    // (six refused, then the one that configured the game): her next five SET_CONFIG
+    // answer the others and are taken quietly; the sixth answers nothing.
+    for _ in 0..5 {
+        ann.send("SET_CONFIG+1+1+5");
+    }
     ann.ask(
         "SET_CONFIG+1+1+5",
         "UNKNOWN_COMMAND+Game 1 is already configured (5x5)",

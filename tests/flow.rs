@@ -201,6 +201,9 @@ fn without_config_in_time_the_defaults_apply() {
         bob_config,
         format!("ACKNOWLEDGE_CONFIG+Bob+{bob_colour}+9+{state}+Ann")
     );
+    // Ann's answer to her REQUEST_CONFIG comes after the defaults: taken quietly (it
+    // may have crossed the clock on the wire). A second one answers nothing.
+    ann.send("SET_CONFIG+1+1+5");
     ann.ask(
         "SET_CONFIG+1+1+5",
         "UNKNOWN_COMMAND+Game 1 is already configured (9x9: no SET_CONFIG came in time, so the defaults apply)",
@@ -324,11 +327,18 @@ fn a_player_who_does_not_move_in_time_loses() {
         &mut bob,
         "GAME_FINISHED+1+Bob+0;0+Ann did not move within 1 s: Bob wins",
     );
-    // After the game the clock no longer runs: a move is refused, not timed.
+    // Both are still here: the server asks them for a rematch, as after two passes.
+    both(&mut ann, &mut bob, "REQUEST_REMATCH");
+    // The move clock no longer runs: a move is refused, not timed.
     ann.ask(
         "MOVE+1+Ann+4",
-        "UNKNOWN_COMMAND+You are not in a game, so MOVE is not possible: send HANDSHAKE with your name first",
+        "INVALID_MOVE+Game 1 is finished: answer REQUEST_REMATCH with SET_REMATCH, 1 or 0",
     );
+    bob.send("SET_REMATCH+1");
+    ann.send("SET_REMATCH+1");
+    both(&mut ann, &mut bob, "ACKNOWLEDGE_REMATCH+1");
+    ann.expect_prefix("ACKNOWLEDGE_CONFIG+Ann+1+3+");
+    bob.expect_prefix("ACKNOWLEDGE_CONFIG+Bob+2+3+");
 }
 
 #[test]

@@ -182,8 +182,11 @@ fn after_a_game_the_handshake_timeout_runs_from_its_end() {
         &mut bob,
         "GAME_FINISHED+1+Ann+0;0+Bob exited: Ann wins",
     );
-    // Within the test's patience (20 s), not after the in-game read bound (60 s).
-    ann.expect("UNKNOWN_COMMAND+No HANDSHAKE within 1 s: closing the connection");
+    // Within the test's patience (20 s), not after the in-game read bound (60 s); and
+    // told what happened: it is idle after its game, not a client that never said hello.
+    ann.expect(
+        "UNKNOWN_COMMAND+No new HANDSHAKE within 1 s after your game: closing the connection",
+    );
     ann.expect_closed();
 }
 

@@ -5,7 +5,7 @@
 
 use crate::cards::{Card, Cards, Mistake, Offending, Run};
 use crate::front::Front;
-use crate::net::{Connection, Incoming};
+use crate::net::{Connection, Incoming, Message};
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::Arc;
 
@@ -55,6 +55,22 @@ pub fn mistake(conn: &Connection, front: Front, kind: Mistake, line: Offending<'
         }
     };
     card.mistake(kind, line, answer, run);
+}
+
+/// Refuses a line of the client on `conn`: counts a mistake of `kind` on its card,
+/// then sends `answer`. In that order, so that whoever has seen the answer (the client,
+/// a test, the teaching assistant at the console) finds the card counting it already.
+pub fn refuse(
+    conn: &Connection,
+    front: Front,
+    kind: Mistake,
+    line: Offending<'_>,
+    answer: &impl Message,
+) {
+    let text = answer.to_string();
+    mistake(conn, front, kind, line, &text);
+    // A closed connection is its reader's to report.
+    let _ = conn.send_line(&text, answer.is_rejection());
 }
 
 /// The client on `conn` is gone. If it never took a name but made mistakes, they are

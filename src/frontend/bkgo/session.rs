@@ -93,8 +93,8 @@ impl net::Lines for Session<'_> {
                 "Timed out: expected {} within {seconds} s of connecting, closing the connection",
                 self.expecting
             );
-            fatal(conn, &text);
             counted(conn, Mistake::NoHandshakeInTime, Offending::Silence, &text);
+            fatal(conn, &text);
             format!("it did not join within {seconds} s")
         })?;
         if self.expecting == Expecting::Player {
@@ -145,7 +145,6 @@ impl net::Lines for Session<'_> {
             (_, Ok(message)) => self.request(conn, message),
             (_, Err(error)) => {
                 let text = error.to_string();
-                fatal(conn, &text);
                 let line = self.hidden(line);
                 counted(
                     conn,
@@ -153,6 +152,7 @@ impl net::Lines for Session<'_> {
                     card::offending(&line, max_bytes),
                     &text,
                 );
+                fatal(conn, &text);
                 ControlFlow::Break(format!("it sent garbage: {error}"))
             }
         }
@@ -277,7 +277,6 @@ impl Session<'_> {
                         ControlFlow::Break("remote shutdown".into())
                     }
                     Verdict::Wrong => {
-                        let _ = conn.send(&ServerMessage::RejectedFatal);
                         // A wrong password is on the card; the password never is.
                         counted(
                             conn,
@@ -285,6 +284,7 @@ impl Session<'_> {
                             Offending::Line("Password: <not shown>"),
                             &ServerMessage::RejectedFatal.to_string(),
                         );
+                        let _ = conn.send(&ServerMessage::RejectedFatal);
                         log::warn!("{}: wrong shutdown password", conn.label());
                         ControlFlow::Break("wrong shutdown password".into())
                     }
@@ -299,13 +299,13 @@ impl Session<'_> {
                     expecting: self.expecting,
                 };
                 let text = error.to_string();
-                fatal(conn, &text);
                 counted(
                     conn,
                     error.mistake(),
                     Offending::Line(other.command()),
                     &text,
                 );
+                fatal(conn, &text);
                 return ControlFlow::Break(format!("it sent garbage: {error}"));
             }
         }
@@ -398,8 +398,7 @@ fn fatal(conn: &Connection, text: &str) {
 /// `line` is a mistake on the client's card.
 fn refuse(conn: &Connection, refusal: &Refusal, line: Offending<'_>) {
     let dialog = ServerMessage::Dialog(refusal.to_string());
-    let _ = conn.send(&dialog);
-    let _ = conn.send(&ServerMessage::RejectedNonFatal);
+    // On the card before the client hears it (see `card::refuse`).
     card::mistake(
         conn,
         Front::Bkgo,
@@ -407,6 +406,8 @@ fn refuse(conn: &Connection, refusal: &Refusal, line: Offending<'_>) {
         line,
         &dialog.to_string(),
     );
+    let _ = conn.send(&dialog);
+    let _ = conn.send(&ServerMessage::RejectedNonFatal);
 }
 
 /// `line`, answered with `Dialog: <text>`, as a mistake of `kind` on the client's card.

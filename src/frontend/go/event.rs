@@ -2,6 +2,7 @@
 //! connection threads, the registry and the game loops.
 
 use super::protocol::{ClientCommand, GameId, ParseError};
+use super::questions::Questions;
 use super::summary::GameView;
 use crate::engine::bot::Level;
 use crate::frontend::Departure;
@@ -17,6 +18,8 @@ pub struct Player {
     pub conn: Arc<Connection>,
     /// The name granted at its handshake.
     pub name: String,
+    /// What it has been asked and not answered yet (shared with its registry entry).
+    pub questions: Arc<Questions>,
 }
 
 /// What a game loop receives.

@@ -6,6 +6,8 @@
 //!   the arena's waiting list and rounds.
 //! - [`pairing`]: the arena's pairing rule (pure).
 //! - [`route`]: where one client's lines go, with a lock of its own.
+//! - [`questions`]: what a client was asked and has not answered (an answer that
+//!   crosses the end of its question is taken quietly).
 //! - [`table`]: one thread per game: the whole GO! flow.
 //! - [`event`]: what a game loop receives, and who it seats.
 //! - [`summary`]: what games publish for the console; [`report`]: how it reads there.
@@ -15,6 +17,7 @@
 pub mod event;
 pub mod pairing;
 pub mod protocol;
+pub mod questions;
 pub mod registry;
 pub mod report;
 pub mod route;

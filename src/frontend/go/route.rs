@@ -3,7 +3,7 @@
 //! Read for every line by the client's own thread; the registry seats and frees the
 //! client under its own lock. It has a small lock of its own so that a line costs no
 //! turn at the registry's lock, which every client shares. The lock is held only to read
-//! or change the seat, never across the hand-over itself, which may wait (see
+//! or change the place, never across the hand-over itself, which may wait (see
 //! `net::handoff`): the registry, which sets routes under its lock, must never wait for a
 //! client.
 //!
@@ -20,15 +20,19 @@ use std::time::Instant;
 /// One client's way to its game.
 #[derive(Debug)]
 pub struct Route {
-    seat: Mutex<Seat>,
+    place: Mutex<Place>,
 }
 
+/// Where the client is: in a game, waiting in the arena, or free since when.
 #[derive(Debug)]
-struct Seat {
+struct Place {
     /// The game it sits in, and that game's inbox.
     game: Option<(GameId, Inbox<GameEvent>)>,
     /// When it last left a game (or connected): its handshake timeout runs from here.
     free_since: Instant,
+    /// It has left a game since it connected: its handshake clock, if it runs out,
+    /// is no mistake of a client that never identified itself.
+    after_a_game: bool,
     /// It waits in the arena for a round to pair it: it has identified itself, so no
     /// handshake timeout runs.
     waiting: bool,
@@ -38,9 +42,10 @@ impl Route {
     /// The route of a client that just connected: in no game.
     pub fn new() -> Route {
         Route {
-            seat: Mutex::new(Seat {
+            place: Mutex::new(Place {
                 game: None,
                 free_since: Instant::now(),
+                after_a_game: false,
                 waiting: false,
             }),
         }
@@ -48,47 +53,53 @@ impl Route {
 
     /// The game the client sits in.
     pub fn game(&self) -> Option<GameId> {
-        self.seat.lock().game.as_ref().map(|(id, _)| *id)
+        self.place.lock().game.as_ref().map(|(id, _)| *id)
     }
 
     /// When the client left its last game (or connected), if it sits in none now and
     /// does not wait in the arena.
     pub fn free_since(&self) -> Option<Instant> {
-        let seat = self.seat.lock();
-        (seat.game.is_none() && !seat.waiting).then_some(seat.free_since)
+        let place = self.place.lock();
+        (place.game.is_none() && !place.waiting).then_some(place.free_since)
+    }
+
+    /// Whether the client has left a game since it connected.
+    pub fn after_a_game(&self) -> bool {
+        self.place.lock().after_a_game
     }
 
     /// Whether the client waits in the arena for a round to pair it.
     pub fn is_waiting(&self) -> bool {
-        self.seat.lock().waiting
+        self.place.lock().waiting
     }
 
     /// Marks the client as waiting in the arena (or no longer); the registry calls this
     /// under its own lock.
     pub(super) fn set_waiting(&self, waiting: bool) {
-        let mut seat = self.seat.lock();
-        if !waiting && seat.waiting {
-            seat.free_since = Instant::now();
+        let mut place = self.place.lock();
+        if !waiting && place.waiting {
+            place.free_since = Instant::now();
         }
-        seat.waiting = waiting;
+        place.waiting = waiting;
     }
 
     /// Seats the client in a game (`Some`) or frees it (`None`); the registry calls this
     /// under its own lock.
     pub(super) fn set(&self, game: Option<(GameId, Inbox<GameEvent>)>) {
-        let mut seat = self.seat.lock();
-        if game.is_none() && seat.game.is_some() {
-            seat.free_since = Instant::now();
+        let mut place = self.place.lock();
+        if game.is_none() && place.game.is_some() {
+            place.free_since = Instant::now();
+            place.after_a_game = true;
         }
         if game.is_some() {
-            seat.waiting = false;
+            place.waiting = false;
         }
-        seat.game = game;
+        place.game = game;
     }
 
     /// The inbox of the game the client sits in.
     fn inbox(&self) -> Option<Inbox<GameEvent>> {
-        self.seat
+        self.place
             .lock()
             .game
             .as_ref()
@@ -105,7 +116,7 @@ impl Route {
     /// in no game or its game's loop has ended; [`Refused::Full`] when the game took
     /// nothing within the bound of a wait (it is stuck; logged).
     pub fn hand_over(&self, event: GameEvent) -> Result<(), Refused<GameEvent>> {
-        // The seat's lock is released before the hand-over, which may wait.
+        // The place's lock is released before the hand-over, which may wait.
         match self.inbox() {
             Some(inbox) => inbox.hand_over(event),
             None => Err(Refused::Gone(event)),
@@ -153,9 +164,11 @@ mod tests {
         assert!(route.hand_over(seat_bot("a")).is_ok());
         assert!(route.post(seat_bot("b")).is_ok());
         assert_eq!(events.len(), 2);
+        assert!(!route.after_a_game());
         route.set(None);
         assert_eq!(route.game(), None);
         assert!(route.free_since().is_some());
+        assert!(route.after_a_game());
         assert!(matches!(
             route.hand_over(seat_bot("c")),
             Err(Refused::Gone(GameEvent::SeatBot(name, _))) if name == "c"

@@ -66,16 +66,23 @@ struct Session<'a> {
 impl net::Lines for Session<'_> {
     fn next_wait(&mut self, conn: &Arc<Connection>) -> Result<Duration, String> {
         net::identify_wait(self.route.free_since(), self.handshake_timeout).map_err(|seconds| {
-            let answer = ServerMessage::UnknownCommand {
-                reason: format!("No HANDSHAKE within {seconds} s: closing the connection"),
-            };
-            let _ = conn.send(&answer);
-            card::mistake(
+            if self.route.after_a_game() {
+                // Idle after its game: closed, but it did nothing wrong.
+                let _ = conn.send(&ServerMessage::UnknownCommand {
+                    reason: format!(
+                        "No new HANDSHAKE within {seconds} s after your game: closing the connection"
+                    ),
+                });
+                return format!("no new HANDSHAKE within {seconds} s after its game");
+            }
+            card::refuse(
                 conn,
                 Front::Go,
                 Mistake::NoHandshakeInTime,
                 Offending::Silence,
-                &answer.to_string(),
+                &ServerMessage::UnknownCommand {
+                    reason: format!("No HANDSHAKE within {seconds} s: closing the connection"),
+                },
             );
             format!("no HANDSHAKE within {seconds} s")
         })

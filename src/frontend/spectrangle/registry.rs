@@ -210,15 +210,13 @@ impl Registry {
 
     /// Refuses `error` (a line too long) with its code.
     pub fn refuse(&self, conn: &Arc<Connection>, error: &ArgumentError) {
-        let refusal = ServerMessage::error(error.code(), error);
-        let _ = conn.send(&refusal);
         let max_bytes = self.context.settings.lines.max_line_bytes;
-        card::mistake(
+        card::refuse(
             conn,
             Front::Spectrangle,
             error.mistake(),
             card::offending(&Incoming::TooLong, max_bytes),
-            &refusal.to_string(),
+            &ServerMessage::error(error.code(), error),
         );
     }
 
@@ -397,17 +395,18 @@ impl Registry {
                 client.table = Some(id);
                 client.unidentified_since = None;
             }
+            conn.set_name(name.as_str());
+            // Before the table can answer (LOBBY): whoever sees that line finds the
+            // card. The card registry's lock is a leaf: nothing under it takes ours.
+            card::named(&self.context.cards, conn, Front::Spectrangle, name.as_str());
             if let Some(table) = state.tables.get_mut(&id) {
                 table.members.push(conn.id);
                 // The table's LOBBY line comes before the answer to the client's next
                 // line: the ticket travels with the event.
                 let _ = table.inbox.post(TableEvent::Joined { member, ticket });
             }
-            conn.set_name(name.as_str());
             new_table
         };
-        // Before the answer: the client's next line, read only after it, counts there.
-        card::named(&self.context.cards, conn, Front::Spectrangle, name.as_str());
         if let Some(new_table) = new_table {
             self.start_thread(new_table);
         }

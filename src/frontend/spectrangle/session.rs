@@ -62,17 +62,15 @@ impl net::Lines for Session<'_> {
         // Once joined, no timeout: the read only wakes every `IDLE_READ_BOUND`.
         let timeout = since.and(self.handshake_timeout);
         net::identify_wait(since, timeout).map_err(|seconds| {
-            let answer = ServerMessage::error(
-                ErrorCode::Generic,
-                format!("No JOIN within {seconds} s: closing the connection"),
-            );
-            let _ = conn.send(&answer);
-            card::mistake(
+            card::refuse(
                 conn,
                 Front::Spectrangle,
                 Mistake::NoHandshakeInTime,
                 Offending::Silence,
-                &answer.to_string(),
+                &ServerMessage::error(
+                    ErrorCode::Generic,
+                    format!("No JOIN within {seconds} s: closing the connection"),
+                ),
             );
             format!("no JOIN within {seconds} s")
         })

@@ -567,8 +567,8 @@ impl Room {
             return;
         };
         let dialog = ServerMessage::Dialog(error.to_string());
-        send_all(&conn, &[dialog.clone(), ServerMessage::RejectedFatal]);
         self.count_mistake(&conn, error.mistake(), &dialog);
+        send_all(&conn, &[dialog.clone(), ServerMessage::RejectedFatal]);
         conn.close(CloseReason::Because(format!("it sent garbage: {error}")));
         if let Some(name) = self.remove(from) {
             log::info!("bkgo room: {name} was dropped for garbage: {error}");
@@ -656,8 +656,9 @@ impl Room {
     /// card.
     fn refuse(&self, conn: &Connection, refusal: &Refusal) {
         let dialog = ServerMessage::Dialog(refusal.to_string());
-        send_all(conn, &[dialog.clone(), ServerMessage::RejectedNonFatal]);
+        // On the card before the client hears it (see `card::refuse`).
         self.count_mistake(conn, refusal.mistake(), &dialog);
+        send_all(conn, &[dialog.clone(), ServerMessage::RejectedNonFatal]);
     }
 
     /// The line being answered, a mistake of `kind` answered with `dialog`.

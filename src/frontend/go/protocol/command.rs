@@ -276,6 +276,23 @@ impl ParseError {
             ParseError::NotUtf8 => Mistake::NotUtf8,
         }
     }
+
+    /// The command the line was meant to be, when its keyword is known (in any case):
+    /// a malformed SET_CONFIG still answers a REQUEST_CONFIG.
+    pub fn keyword(&self) -> Option<Keyword> {
+        match self {
+            ParseError::WrongCase { keyword, .. }
+            | ParseError::FieldCount { keyword, .. }
+            | ParseError::NotANumber { keyword, .. }
+            | ParseError::BadValue { keyword, .. }
+            | ParseError::OutOfRange { keyword, .. } => Some(*keyword),
+            ParseError::EmptyLine
+            | ParseError::UnknownKeyword { .. }
+            | ParseError::BadName { .. }
+            | ParseError::LineTooLong { .. }
+            | ParseError::NotUtf8 => None,
+        }
+    }
 }
 
 /// Parses one line (without its line ending) into a command.

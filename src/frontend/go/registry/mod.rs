@@ -21,6 +21,7 @@
 
 use super::event::{BotRefused, GameEvent, Player};
 use super::protocol::{ClientCommand, GameId, ParseError, ServerMessage};
+use super::questions::Questions;
 use super::report;
 use super::route::Route;
 use super::summary::{GameStatus, GameSummary};
@@ -48,6 +49,8 @@ pub struct ClientEntry {
     pub name: Option<String>,
     /// The game it sits in, shared with its connection thread.
     pub route: Arc<Route>,
+    /// What it has been asked and not answered, shared with the game it sits in.
+    pub questions: Arc<Questions>,
 }
 
 /// The bound of a game's inbox. A game hears from its two players, each with at most
@@ -167,6 +170,7 @@ impl Registry {
                 conn: Arc::clone(conn),
                 name: None,
                 route: Arc::clone(&route),
+                questions: Arc::new(Questions::new()),
             },
         );
         route
@@ -181,8 +185,7 @@ impl Registry {
     /// When the client already sits in a game, or the server is stopping.
     pub fn handshake(&self, conn: &Arc<Connection>, wanted: &str) -> Result<(), HandshakeRefused> {
         let output;
-        let granted;
-        let seated = {
+        let (player, seated) = {
             let mut state = self.state.lock();
             // Under the lock: a shutdown is either seen here or sees this client seated.
             if self.context.shutdown.is_triggered() {
@@ -205,20 +208,24 @@ impl Registry {
             if let (true, Some(name)) = (entry.route.is_waiting(), &entry.name) {
                 return Err(HandshakeRefused::AlreadyWaiting { name: name.clone() });
             }
+            let questions = Arc::clone(&entry.questions);
+            // A HANDSHAKE moves the client on: no earlier question is waited for.
+            questions.forget();
             let name = grant_name(&mut state, conn, wanted);
             conn.set_name(&name);
-            granted = name.clone();
             let player = Player {
                 conn: Arc::clone(conn),
                 name,
+                questions,
             };
             output = conn.hold_output();
-            self.seat_locked(&mut state, player)
+            let seated = self.seat_locked(&mut state, player.clone());
+            (player, seated)
         };
-        self.announce(output, conn, seated);
-        // After the answer, which it must not delay: the client's next line is read on
-        // this thread only after this, so its mistakes count on the card.
-        card::named(&self.context.cards, conn, Front::Go, &granted);
+        // Before the answer: whoever sees ACKNOWLEDGE_HANDSHAKE finds the card, and
+        // the client's next line (read on this thread only after this) counts there.
+        card::named(&self.context.cards, conn, Front::Go, &player.name);
+        self.announce(output, &player, seated);
         Ok(())
     }
 
@@ -226,7 +233,7 @@ impl Registry {
     /// and REQUEST_CONFIG to the leader of a new game, whose loop is then started.
     /// `output` was taken before the game could hear of the player, so these lines
     /// come before anything the game sends it.
-    fn announce(&self, mut output: OutputHold<'_>, conn: &Connection, seated: Option<Seated>) {
+    fn announce(&self, mut output: OutputHold<'_>, player: &Player, seated: Option<Seated>) {
         let Some(Seated { game, new_game }) = seated else {
             return;
         };
@@ -237,10 +244,11 @@ impl Registry {
         });
         if is_leader {
             let max = self.context.settings.max_board_size;
+            player.questions.ask_config();
             let _ = output.send(&ServerMessage::request_config(game, max));
         }
         drop(output);
-        conn.accepted();
+        player.conn.accepted();
         self.start_thread(new_game);
     }
 
@@ -302,14 +310,45 @@ impl Registry {
             .map(|entry| Arc::clone(&entry.route))
     }
 
+    /// Whether `command` answers a question the client was asked in a game that has
+    /// ended or that it has left since (see `questions`): such an answer is taken
+    /// quietly.
+    fn answers_a_question(
+        &self,
+        conn: ConnId,
+        command: &Result<ClientCommand, ParseError>,
+    ) -> bool {
+        let questions = {
+            let state = self.state.lock();
+            match state.clients.get(&conn) {
+                Some(entry) => Arc::clone(&entry.questions),
+                None => return false,
+            }
+        };
+        match command {
+            Ok(ClientCommand::SetConfig { .. }) => questions.answer_config(),
+            Ok(ClientCommand::SetRematch { .. }) => questions.answer_rematch(),
+            _ => false,
+        }
+    }
+
     /// Answers a line from a client that sits in no game: HANDSHAKE seats it, EXIT
-    /// closes its connection, anything else is refused with what to do instead.
+    /// closes its connection, an answer to a question its last game asked is taken
+    /// quietly, anything else is refused with what to do instead.
     pub fn answer_unseated(
         &self,
         conn: &Arc<Connection>,
         line: &Incoming,
         command: Result<ClientCommand, ParseError>,
     ) {
+        if self.answers_a_question(conn.id, &command) {
+            log::debug!(
+                "{}: its answer crossed the end of the question: taken quietly",
+                conn.label()
+            );
+            conn.accepted();
+            return;
+        }
         let (mistake, reason) = match command {
             Err(error) => (error.mistake(), error.to_string()),
             Ok(ClientCommand::SetConfig { .. }) if self.context.settings.arena.is_some() => (
@@ -354,15 +393,13 @@ impl Registry {
                 ),
             ),
         };
-        let answer = ServerMessage::UnknownCommand { reason };
-        let _ = conn.send(&answer);
         let max_bytes = self.context.settings.lines.max_line_bytes;
-        card::mistake(
+        card::refuse(
             conn,
             Front::Go,
             mistake,
             card::offending(line, max_bytes),
-            &answer.to_string(),
+            &ServerMessage::UnknownCommand { reason },
         );
     }
 
@@ -630,14 +667,13 @@ impl Matchmaker for Registry {
     /// started, e.g. because its leader left: like a handshake, it joins the oldest
     /// waiting game, or leads a new one when none waits. Nobody is stranded.
     fn reseat(&self, player: Player) {
-        let conn = Arc::clone(&player.conn);
         let output;
         let seated = {
             let mut state = self.state.lock();
-            output = conn.hold_output();
-            self.seat_locked(&mut state, player)
+            output = player.conn.hold_output();
+            self.seat_locked(&mut state, player.clone())
         };
-        self.announce(output, &conn, seated);
+        self.announce(output, &player, seated);
     }
 
     /// A leader whose partner left before the start: if another game waits for a
@@ -680,7 +716,7 @@ impl Matchmaker for Registry {
             game: other,
             new_game: None,
         };
-        self.announce(output, &leader.conn, Some(seated));
+        self.announce(output, leader, Some(seated));
         true
     }
 

@@ -30,6 +30,19 @@ impl Table {
         let result = sgf::score_result(&score);
         let winner = score.winner().map(|c| self.name_of(c).to_string());
         self.announce_end(winner, message, &result, ending);
+        self.ask_rematch();
+    }
+
+    /// REQUEST_REMATCH to both, after a round that ended with both players still
+    /// seated (two passes, the move limit, the move clock), as the protocol says:
+    /// "When the game is finished the server asks the players if they want to play a
+    /// rematch".
+    fn ask_rematch(&mut self) {
+        for seat in &self.seats {
+            if let Some(questions) = seat.questions() {
+                questions.ask_rematch();
+            }
+        }
         self.send_all(&ServerMessage::RequestRematch);
         self.phase = Phase::RematchPending;
         self.deadline = deadline_in(self.context.settings.rematch_timeout);
@@ -146,7 +159,7 @@ impl Table {
                 let result = sgf::win_result(late.opponent(), "T");
                 let winner = Some(self.name_of(late.opponent()).to_string());
                 self.announce_end(winner, message, &result, Ending::Timeout);
-                self.phase = Phase::Over;
+                self.ask_rematch();
             }
             Phase::RematchPending => {
                 log::info!("game {}: no rematch answer in time", self.id);

@@ -5,6 +5,7 @@ use crate::cards::Mistake;
 use crate::engine::go::{self, Colour};
 use crate::frontend::go::event::Player;
 use crate::frontend::go::protocol::{ColourChoice, GameId, ServerMessage};
+use crate::frontend::go::questions::Questions;
 use crate::frontend::go::registry::arena;
 use crate::live::GoRecord;
 use std::time::{Instant, SystemTime};
@@ -65,6 +66,9 @@ impl Table {
     /// one came from the registry, with ACKNOWLEDGE_HANDSHAKE).
     pub(super) fn request_config(&self) {
         let max = self.context.settings.max_board_size;
+        if let Some(questions) = self.seats.first().and_then(Seat::questions) {
+            questions.ask_config();
+        }
         self.send(0, &ServerMessage::request_config(self.id, max));
     }
 
@@ -76,6 +80,11 @@ impl Table {
         size: u32,
     ) {
         let max = self.context.settings.max_board_size;
+        // Whether it answers a REQUEST_CONFIG this client was sent (here, or in the
+        // game it led before this one).
+        let answers = self.seats[seat]
+            .questions()
+            .is_some_and(Questions::answer_config);
         let refusal = if self.arranged.is_some() {
             Some((
                 Mistake::ArenaSetsTheGame,
@@ -124,7 +133,19 @@ impl Table {
             None
         };
         if let Some((mistake, reason)) = refusal {
-            self.reject(seat, mistake, reason);
+            if answers && matches!(mistake, Mistake::AlreadyConfigured | Mistake::NotLeader) {
+                // It answers a question asked before the game was configured (a second
+                // REQUEST_CONFIG after a refused line, crossing its first SET_CONFIG),
+                // or before it was moved here from the game it led: taken quietly.
+                log::debug!(
+                    "game {}: {}'s SET_CONFIG answers an earlier REQUEST_CONFIG: taken quietly",
+                    self.id,
+                    self.name(seat)
+                );
+                self.accepted(seat);
+            } else {
+                self.reject(seat, mistake, reason);
+            }
             return;
         }
         let leader_colour = match colour {

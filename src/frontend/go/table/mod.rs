@@ -17,6 +17,7 @@
 
 use super::event::{BotRefused, GameEvent, Player};
 use super::protocol::{ClientCommand, GameId, GameState, Keyword, ParseError, ServerMessage};
+use super::questions::Questions;
 use super::summary::GameSummary;
 use crate::cards::Mistake;
 use crate::engine::bot::Level;
@@ -252,6 +253,15 @@ impl Seat {
             Occupant::Bot { .. } => None,
         }
     }
+
+    /// What a client has been asked and not answered; `None` for the bot, which is
+    /// asked nothing over the wire.
+    fn questions(&self) -> Option<&Questions> {
+        match &self.occupant {
+            Occupant::Client(player) => Some(&player.questions),
+            Occupant::Bot { .. } => None,
+        }
+    }
 }
 
 /// The state of one game, owned by its loop.
@@ -409,17 +419,15 @@ impl Table {
                     self.answering = None;
                 }
                 None => {
-                    let answer = ServerMessage::UnknownCommand {
-                        reason: format!("You are not in game {}", self.id),
-                    };
-                    let _ = from.send(&answer);
                     let max_bytes = self.context.settings.lines.max_line_bytes;
-                    card::mistake(
+                    card::refuse(
                         &from,
                         Front::Go,
                         Mistake::Other,
                         card::offending(&line, max_bytes),
-                        &answer.to_string(),
+                        &ServerMessage::UnknownCommand {
+                            reason: format!("You are not in game {}", self.id),
+                        },
                     );
                 }
             },
@@ -493,7 +501,16 @@ impl Table {
 
     fn command(&mut self, seat: usize, command: Result<ClientCommand, ParseError>) {
         match command {
-            Err(error) => self.reject(seat, error.mistake(), error.to_string()),
+            Err(error) => {
+                // A malformed SET_CONFIG still answers a REQUEST_CONFIG (and earns a
+                // fresh one with its refusal).
+                if error.keyword() == Some(Keyword::SetConfig)
+                    && let Some(questions) = self.seats[seat].questions()
+                {
+                    questions.answer_config();
+                }
+                self.reject(seat, error.mistake(), error.to_string());
+            }
             Ok(ClientCommand::Handshake { .. }) => {
                 let reason = format!(
                     "You are already {} in game {}: HANDSHAKE is accepted only when you are not in a game",
@@ -533,16 +550,13 @@ impl Table {
     }
 
     fn refuse(&self, seat: usize, mistake: Mistake, answer: &ServerMessage) {
-        self.send(seat, answer);
-        if let (Some(conn), Some(line)) = (self.conn(seat), &self.answering) {
-            let max_bytes = self.context.settings.lines.max_line_bytes;
-            card::mistake(
-                conn,
-                Front::Go,
-                mistake,
-                card::offending(line, max_bytes),
-                &answer.to_string(),
-            );
+        match (self.conn(seat), &self.answering) {
+            (Some(conn), Some(line)) => {
+                let max_bytes = self.context.settings.lines.max_line_bytes;
+                let line = card::offending(line, max_bytes);
+                card::refuse(conn, Front::Go, mistake, line, answer);
+            }
+            _ => self.send(seat, answer),
         }
         self.remind_config(seat);
     }

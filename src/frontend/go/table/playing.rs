@@ -185,6 +185,9 @@ impl Table {
             );
         }
         self.rematch[seat] = Some(yes);
+        if let Some(questions) = self.seats[seat].questions() {
+            questions.answer_rematch();
+        }
         self.accepted(seat);
         if !yes {
             log::info!("game {}: {} declined a rematch", self.id, self.name(seat));

@@ -337,11 +337,6 @@ impl Table {
         self.record.push(line);
     }
 
-    /// Refuses a line of `conn` with `message`.
-    fn refuse(conn: &Connection, message: &ServerMessage) {
-        let _ = conn.send(message);
-    }
-
     fn shut_down(&mut self) {
         match self.phase {
             Phase::Playing => self.end("server shutting down", Ending::Shutdown, None),

@@ -56,14 +56,8 @@ impl Table {
         };
         let max_bytes = self.context.settings.lines.max_line_bytes;
         let refuse = |mistake: Mistake, message: &ServerMessage| {
-            Self::refuse(from, message);
-            card::mistake(
-                from,
-                Front::Spectrangle,
-                mistake,
-                card::offending(line, max_bytes),
-                &message.to_string(),
-            );
+            let line = card::offending(line, max_bytes);
+            card::refuse(from, Front::Spectrangle, mistake, line, message);
         };
         if to_move != player {
             let message = format!(
@@ -75,14 +69,8 @@ impl Table {
                 &ServerMessage::error(ErrorCode::NotYourTurn, message),
             );
         }
-        let waited = self.turn_began.elapsed();
         match self.take_turn(player, command) {
-            Ok(()) => {
-                from.accepted();
-                if let Some(card) = from.card() {
-                    card.moved(waited);
-                }
-            }
+            Ok(()) => from.accepted(),
             Err(refusal) => refuse(Mistake::from(&refusal), &refusal_message(&refusal)),
         }
     }
@@ -135,6 +123,10 @@ impl Table {
             _ => return Ok(()),
         }?;
         self.timeouts[player] = 0;
+        // On the mover's card before anyone hears of the move.
+        if let Some(card) = self.seats[player].conn().and_then(|conn| conn.card()) {
+            card.moved(self.turn_began.elapsed());
+        }
         self.announce(&update);
         if let Some(drawn) = drawn {
             self.announce(&drawn);
