@@ -249,7 +249,9 @@ fn a_server_that_sends_another_game_id_when_a_game_ends_fails_ending_2() {
 }
 
 #[test]
-fn a_server_that_never_asks_for_a_rematch_fails_ending_6() {
+/// Every case that answers the rematch question reads it first (the document says it
+/// comes), so each of them fails too, with the missing REQUEST_REMATCH as its reason.
+fn a_server_that_never_asks_for_a_rematch_fails_every_rematch_case() {
     fn downstream(_: &mut Conn, line: &str) -> Vec<String> {
         if line == "REQUEST_REMATCH" {
             return Vec::new();
@@ -263,12 +265,22 @@ fn a_server_that_never_asks_for_a_rematch_fails_ending_6() {
             ..Defect::NONE
         },
         false,
-        &["ending.6"],
+        &[
+            "ending.6",
+            "ending.7",
+            "ending.8",
+            "ending.9",
+            "ending.14",
+            "ending.15",
+            "exit.7",
+        ],
     );
 }
 
 #[test]
-fn a_server_that_tells_only_the_one_who_said_no_fails_ending_9() {
+/// ending.15 sends its HANDSHAKE only once it has been told of the "no", so it fails
+/// too.
+fn a_server_that_tells_only_the_one_who_said_no_fails_ending_9_and_15() {
     fn downstream(conn: &mut Conn, line: &str) -> Vec<String> {
         if line == "ACKNOWLEDGE_REMATCH+0" && !conn.said_no {
             return Vec::new();
@@ -282,7 +294,7 @@ fn a_server_that_tells_only_the_one_who_said_no_fails_ending_9() {
             ..Defect::NONE
         },
         false,
-        &["ending.9"],
+        &["ending.9", "ending.15"],
     );
 }
 

@@ -196,25 +196,18 @@ fn disconnect_during_the_rematch_question(probe: &mut Probe) -> Step<Finding> {
     let mut game = Match::start(probe, 5, ColourChoice::Black)?;
     game.play(12)?;
     game.end_by_passes()?;
-    game.white.wire().disconnect();
-    let answer = probe.answer();
-    let mut heard = Vec::new();
-    // Black hears REQUEST_REMATCH, then whatever the server says of white's leaving.
-    for _ in 0..2 {
-        match answer_or_silence(&mut game.black, answer)? {
-            line if line == "answered REQUEST_REMATCH" => continue,
-            line => {
-                heard.push(line);
-                break;
-            }
-        }
+    // Both have the question before white leaves: it is open on the server.
+    for client in [&mut game.black, &mut game.white] {
+        client.expect("REQUEST_REMATCH", |m| {
+            matches!(m, ServerMessage::RequestRematch).then_some(())
+        })?;
     }
-    let server = match heard.first().map(String::as_str) {
-        Some("answered ACKNOWLEDGE_REMATCH+0") => {
-            "the other is told ACKNOWLEDGE_REMATCH+0".to_string()
-        }
-        Some(other) => format!("the other is {other}"),
-        None => "the other is told nothing".to_string(),
+    game.white.wire().disconnect();
+    let wait = probe.answer();
+    let server = match answer_or_silence(&mut game.black, wait)?.as_str() {
+        "answered ACKNOWLEDGE_REMATCH+0" => "the other is told ACKNOWLEDGE_REMATCH+0".to_string(),
+        "no answer" => format!("the other is told nothing within {} ms", wait.as_millis()),
+        other => format!("the other is {other}"),
     };
     Ok(Finding::Open {
         server,

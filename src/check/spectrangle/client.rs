@@ -8,6 +8,13 @@ use super::super::wire::{Heard, Wire};
 use crate::frontend::spectrangle::protocol::{Command, ErrorCode, PlayerName, ServerMessage};
 use std::time::Duration;
 
+/// The line the checker sends to learn how far the server has got with a client:
+/// no command of the protocol, so every server must answer it with ERROR (which "is
+/// sent to the client when the client has sent an invalid command"), and, since a
+/// client's lines are answered in order, only after it has handled the lines before.
+/// What comes before that ERROR is what those lines caused: no quiet window decides.
+pub const SYNC_LINE: &str = "CHECKER_SYNC";
+
 /// One Spectrangle client of a case.
 pub struct SpClient {
     wire: Wire,
@@ -135,6 +142,35 @@ impl SpClient {
                 other.to_string(),
             )),
         }
+    }
+
+    /// Sends [`SYNC_LINE`] and reads up to the ERROR that answers it: the messages
+    /// that came before it (LOBBY updates skipped), which the client's earlier lines
+    /// (or other clients' lines handled before) caused.
+    ///
+    /// # Errors
+    ///
+    /// No ERROR within the answer timeout (nor any other line), or a line that is no
+    /// Spectrangle message.
+    pub fn sync(&mut self) -> Step<Vec<ServerMessage>> {
+        self.send_line(SYNC_LINE)?;
+        let mut before = Vec::new();
+        // A bound on what may come first, so a flooding server cannot keep it reading.
+        for _ in 0..64 {
+            match self.next(&format!(
+                "ERROR <code> <message>: {SYNC_LINE} is no command"
+            ))? {
+                ServerMessage::Error { .. } => return Ok(before),
+                other => before.push(other),
+            }
+        }
+        Err(Failure::new(
+            format!("{}: ERROR in answer to {SYNC_LINE}", self.who()),
+            format!(
+                "64 other messages first, the last: {}",
+                before.last().map_or(String::new(), ToString::to_string)
+            ),
+        ))
     }
 
     /// What comes within `wait`.

@@ -69,7 +69,7 @@ pub fn cases() -> Vec<Case> {
 /// A whole game of `names`, played to its end by each player's best move.
 fn whole_game(probe: &mut Probe, names: &[&str]) -> Step<(Table, Scores)> {
     let mut table = Table::start(probe, names)?;
-    let scores = table.play_to_end(probe, |_| Ok(()))?;
+    let scores = table.play_to_end(|_| Ok(()))?;
     probe.show("the board at the end", table.rows());
     Ok((table, scores))
 }

@@ -131,12 +131,18 @@ fn lower_case(probe: &mut Probe) -> Step<Finding> {
     })
 }
 
+/// The blank line, then a JOIN, whose LOBBY answer is its own: whatever comes before
+/// that LOBBY answered the blank line. No quiet window decides.
 fn blank_line(probe: &mut Probe) -> Step<Finding> {
     let name = probe.name("Ann");
     let mut client = SpClient::connect(probe, &name)?;
     client.send_line("   ")?;
-    let quiet = probe.quiet();
-    let server = heard(&mut client, quiet);
+    client.send_line(&format!("JOIN {name}"))?;
+    let answer = probe.answer();
+    let server = match heard(&mut client, answer) {
+        told if told.starts_with("told LOBBY") => "no answer".to_string(),
+        other => other,
+    };
     Ok(Finding::Open {
         server,
         goserver: "no answer".to_string(),

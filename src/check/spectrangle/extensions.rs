@@ -5,7 +5,7 @@
 use super::super::case::{Case, Finding, Kind, Section, Step, numbered};
 use super::super::probe::{Probe, ensure};
 use super::client::SpClient;
-use super::join::heard;
+use super::join::heard_past;
 use crate::frontend::spectrangle::protocol::{Command, ErrorCode, Extension, ServerMessage};
 
 /// The section.
@@ -216,7 +216,10 @@ fn chat_not_enabled(probe: &mut Probe) -> Step<Finding> {
         text: "aGVsbG8=".to_string(),
     })?;
     let answer = probe.answer();
-    let server = heard(&mut ann, answer);
+    // A LOBBY update (another case's player leaving, say) is not the answer.
+    let server = heard_past(&mut ann, answer, |m| {
+        matches!(m, ServerMessage::Lobby { .. })
+    });
     Ok(Finding::Open {
         server,
         goserver: "ERROR 9".to_string(),

@@ -1,11 +1,10 @@
 //! Ready and start: READY, START and the deal.
 
-use super::super::case::{Case, Finding, Kind, Section, Step, numbered};
+use super::super::case::{Case, Failure, Finding, Kind, Section, Step, numbered};
 use super::super::probe::Probe;
-use super::join::heard;
 use super::table::{Table, gather};
 use crate::engine::spectrangle::{Location, Spelling, Tile};
-use crate::frontend::spectrangle::protocol::{Command, ErrorCode};
+use crate::frontend::spectrangle::protocol::{Command, ErrorCode, ServerMessage};
 
 /// The section.
 pub const SECTION: Section = Section {
@@ -71,12 +70,22 @@ fn two_start(probe: &mut Probe) -> Step<Finding> {
     Ok(Finding::Pass)
 }
 
+/// Ann's READY has been handled once her sync line is answered: a START would have
+/// come before that ERROR.
 fn one_ready(probe: &mut Probe) -> Step<Finding> {
     let mut clients = gather(probe, &["Ann", "Bob"])?;
     clients[0].send(&Command::Ready)?;
-    let quiet = probe.quiet();
-    clients[0].nothing_for(quiet, "Bob has not said READY")?;
-    Ok(Finding::Pass)
+    let before = clients[0].sync()?;
+    match before.first() {
+        None => Ok(Finding::Pass),
+        Some(first) => Err(Failure::new(
+            format!(
+                "{}: nothing in answer to READY (Bob has not said READY)",
+                clients[0].who()
+            ),
+            first.to_string(),
+        )),
+    }
 }
 
 fn three_start(probe: &mut Probe) -> Step<Finding> {
@@ -101,25 +110,41 @@ fn move_in_lobby(probe: &mut Probe) -> Step<Finding> {
     Ok(Finding::Pass)
 }
 
+/// What came before the answer to the sync line answered the two READY (LOBBY
+/// updates skipped).
 fn ready_twice(probe: &mut Probe) -> Step<Finding> {
     let mut clients = gather(probe, &["Ann", "Bob"])?;
-    let quiet = probe.quiet();
-    // The LOBBY that told Ann of Bob, if the server sends one.
-    clients[0].nothing_for(quiet, "")?;
     clients[0].send(&Command::Ready)?;
     clients[0].send(&Command::Ready)?;
-    let quiet = probe.quiet();
-    let server = heard(&mut clients[0], quiet);
+    let before = clients[0].sync()?;
+    let server = match before.as_slice() {
+        [] => "no answer".to_string(),
+        [ServerMessage::Error { code, .. }, ..] => format!("ERROR {code}"),
+        [first, ..] => format!("told {first}"),
+    };
     Ok(Finding::Open {
         server,
         goserver: "no answer".to_string(),
     })
 }
 
+/// Ann's and Bob's READY are handled (their sync lines answered) before Cat leaves,
+/// so the case is about a lobby of ready players losing its unready one.
 fn unready_leaves(probe: &mut Probe) -> Step<Finding> {
     let mut clients = gather(probe, &["Ann", "Bob", "Cat"])?;
-    clients[0].send(&Command::Ready)?;
-    clients[1].send(&Command::Ready)?;
+    for client in &mut clients[..2] {
+        client.send(&Command::Ready)?;
+        let before = client.sync()?;
+        if let Some(first) = before.first() {
+            return Err(Failure::new(
+                format!(
+                    "{}: nothing in answer to READY (Cat is not ready)",
+                    client.who()
+                ),
+                first.to_string(),
+            ));
+        }
+    }
     clients[2].send(&Command::Exit)?;
     let answer = probe.answer();
     // Skip the LOBBY updates; what matters is whether START comes.

@@ -6,8 +6,7 @@
 
 use super::super::case::{Failure, Step};
 use super::super::probe::{Probe, ensure};
-use super::super::wire::Heard;
-use super::client::SpClient;
+use super::client::{SYNC_LINE, SpClient};
 use crate::engine::spectrangle::{
     Board, FIELDS, Location, OrientedTile, Placement, Rotation, Spelling, Tile,
 };
@@ -56,9 +55,6 @@ pub struct Table {
     pub idle: usize,
 }
 
-/// How many times a client joins again when it finds a player of an earlier case.
-const STRAY_RETRIES: usize = 3;
-
 /// Whether `player` belongs to an earlier case of the run (its name does not end in
 /// this case's tag).
 fn stray(probe: &Probe, player: &str) -> bool {
@@ -78,11 +74,10 @@ pub fn gather(probe: &mut Probe, names: &[&str]) -> Step<Vec<SpClient>> {
         let mut client = SpClient::connect(probe, &name)?;
         let mut players = client.join(None)?;
         // A server shared by every case may still hold a player of an earlier case
-        // that is leaving: step out, give it a moment, and join again.
-        for _ in 0..STRAY_RETRIES {
-            if !players.iter().any(|p| stray(probe, p)) {
-                break;
-            }
+        // that is leaving: step out, give it a moment, and join again, for as long as
+        // an answer may take (a busy server is slow to see the leaver go).
+        let patience = std::time::Instant::now() + probe.answer();
+        while players.iter().any(|p| stray(probe, p)) && std::time::Instant::now() < patience {
             probe.note(&format!(
                 "{} found a player of an earlier case in its lobby: it leaves and joins again",
                 client.who()
@@ -535,11 +530,7 @@ impl Table {
     /// # Errors
     ///
     /// A move or the end is not as the rules say.
-    pub fn play_to_end(
-        &mut self,
-        probe: &mut Probe,
-        mut each: impl FnMut(&mut Table) -> Step<()>,
-    ) -> Step<Scores> {
+    pub fn play_to_end(&mut self, mut each: impl FnMut(&mut Table) -> Step<()>) -> Step<Scores> {
         for _ in 0..MAX_TURNS {
             each(self)?;
             self.auto_move()?;
@@ -549,7 +540,7 @@ impl Table {
             // goserver (and others) also end a game after three whole rounds without a
             // placement; a SCORE then is no surprise.
             if self.idle >= 3 * self.seats.len()
-                && let Some(heard) = self.ended_early(probe)?
+                && let Some(heard) = self.ended_early()?
             {
                 return self.read_scores(Some(heard));
             }
@@ -560,24 +551,22 @@ impl Table {
         ))
     }
 
-    /// Whether SCORE comes to the player to move within the quiet window (after rounds
-    /// without placements): the seat and the scores it heard.
-    fn ended_early(&mut self, probe: &mut Probe) -> Step<Option<HeardScores>> {
-        let quiet = probe.quiet();
+    /// Whether the game ended after rounds without placements: the player to move
+    /// sends the sync line, and a SCORE before its ERROR says so (the seat and the
+    /// scores it heard). The last move was handled before the sync line, so the
+    /// answer does not depend on how fast the server is.
+    fn ended_early(&mut self) -> Step<Option<HeardScores>> {
         let seat = self.turn;
         let client = &mut self.seats[seat].client;
-        match client.hear(quiet) {
-            Heard::Silent(_) => Ok(None),
-            Heard::Line(line) => match ServerMessage::parse(&line) {
-                Ok(ServerMessage::Score { scores }) => Ok(Some((seat, scores))),
-                _ => Err(Failure::new(
-                    "SCORE (after rounds without a placement), or nothing",
-                    line,
-                )),
-            },
-            other => Err(Failure::new(
-                "SCORE (after rounds without a placement), or nothing",
-                other.describe(),
+        match client.sync()?.as_slice() {
+            [] => Ok(None),
+            [ServerMessage::Score { scores }] => Ok(Some((seat, scores.clone()))),
+            [first, ..] => Err(Failure::new(
+                format!(
+                    "{}: SCORE (after rounds without a placement), or nothing, before the ERROR that answers {SYNC_LINE}",
+                    client.who()
+                ),
+                first.to_string(),
             )),
         }
     }

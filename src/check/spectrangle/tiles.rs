@@ -62,7 +62,7 @@ fn draw_after_placement(probe: &mut Probe) -> Step<Finding> {
 fn whole_game_tiles(probe: &mut Probe) -> Step<Finding> {
     let mut table = Table::start(probe, &["Ann", "Bob"])?;
     // Each draw is checked against the board and every hand known.
-    table.play_to_end(probe, |_| Ok(()))?;
+    table.play_to_end(|_| Ok(()))?;
     probe.show("the board at the end", table.rows());
     Ok(Finding::Pass)
 }

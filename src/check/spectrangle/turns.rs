@@ -93,7 +93,7 @@ fn when_nothing_fits(
         // hand often cannot fill.
         table.corner_opening()?;
         let mut done = false;
-        let ended = table.play_to_end(probe, |table| {
+        let ended = table.play_to_end(|table| {
             if !done && table.best_placement().is_none() && ready(table) {
                 act(table)?;
                 done = true;
