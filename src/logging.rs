@@ -25,6 +25,9 @@ use std::time::{Duration, Instant};
 /// is a few thousand lines.
 pub const LOG_QUEUE_BOUND: usize = 10_000;
 
+/// How long the program waits at exit for queued log lines to be written.
+pub const FLUSH_AT_EXIT: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// Where terminal log lines go: stderr until the interactive console redirects them
 /// above its prompt.
 type Sink = Arc<Mutex<Box<dyn Write + Send>>>;

@@ -11,7 +11,6 @@ use goserver::web::Web;
 use goserver::{console, logging};
 use std::net::TcpListener;
 use std::process::ExitCode;
-use std::time::Duration;
 
 fn main() -> ExitCode {
     let options = parse_options();
@@ -27,7 +26,7 @@ fn main() -> ExitCode {
     std::panic::set_hook(Box::new(|info| log::error!("panic: {info}")));
     let status = run(&options);
     // Log lines are written by threads of their own: let the last ones out.
-    logging::flush(LOG_FLUSH_WAIT);
+    logging::flush(logging::FLUSH_AT_EXIT);
     status
 }
 
@@ -43,9 +42,6 @@ fn parse_options() -> Options {
 /// The exit status when a flag or a file named by one cannot be used (clap's own
 /// usage errors exit with it too).
 const CONFIGURATION_ERROR: u8 = 2;
-
-/// How long `main` waits at exit for queued log lines to be written.
-const LOG_FLUSH_WAIT: Duration = Duration::from_secs(1);
 
 /// Configures and runs the server until it stops; returns the exit status.
 fn run(options: &Options) -> ExitCode {

@@ -28,12 +28,12 @@ use std::time::{Duration, Instant};
 pub const SHUTDOWN_GRACE: Duration = Duration::from_millis(1500);
 
 /// Stack size of a game loop's thread.
-const GAME_STACK_BYTES: usize = 256 * 1024;
+pub const GAME_STACK_BYTES: usize = 256 * 1024;
 
 /// Threads kept waiting for the next connection (and for the next game): enough for
 /// a lab's bursts, few enough to cost little memory.
-const IDLE_CONNECTION_THREADS: usize = 1024;
-const IDLE_GAME_THREADS: usize = 256;
+pub const IDLE_CONNECTION_THREADS: usize = 1024;
+pub const IDLE_GAME_THREADS: usize = 256;
 
 /// The protocols the server speaks, one front end each.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

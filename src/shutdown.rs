@@ -1,8 +1,10 @@
 //! The one shutdown trigger. SIGINT/SIGTERM, the console's `shutdown` and Ctrl-C or
 //! Ctrl-D at the prompt all call [`Shutdown::trigger`]; everyone else notices.
 //!
-//! The signal is a channel that is only ever dropped: when the trigger drops the one
-//! sender, every receiver (each game loop's `select!`, the flusher) wakes up at once.
+//! The signal is a channel that is only ever dropped: when the trigger drops its
+//! senders, every receiver (each game loop's `select!`, the flusher) wakes up at once.
+//! It is spread over [`SIGNAL_SHARDS`] channels, each with one sender, so that hundreds
+//! of game loops do not all wait on one channel's lock.
 
 use crossbeam_channel::{Receiver, Sender, bounded};
 use parking_lot::Mutex;
@@ -27,7 +29,7 @@ struct Inner {
 
 /// How many channels the signal is spread over: a game loop waits on it every time
 /// round, and hundreds of loops waiting on one channel would queue at its lock.
-const SIGNAL_SHARDS: usize = 16;
+pub const SIGNAL_SHARDS: usize = 16;
 
 impl Default for Shutdown {
     fn default() -> Self {

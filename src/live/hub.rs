@@ -1,10 +1,11 @@
 //! The latest snapshot of every game, kept for the web board, and the viewers waiting
 //! for the next change.
 //!
-//! A game loop publishes after a change: the snapshot is stored under a lock held for
-//! a few map operations, and every viewer of that game (and of the overview) gets a
-//! wake-up through a channel of one slot, with `try_send`: a viewer that has not taken
-//! its last wake-up yet simply has one waiting. So a loop never waits for a viewer,
+//! A game loop publishes after a change: under one lock, the snapshot is stored and
+//! every viewer of that game (and of the overview) gets a wake-up through a channel of
+//! one slot, with `try_send`: a viewer that has not taken its last wake-up yet simply
+//! has one waiting. The lock is held for a few map operations and one `try_send` per
+//! web viewer connected (at most `--max-web-clients`, 256 by default), never a wait. So a loop never waits for a viewer,
 //! however many there are or however slow, and a viewer woken late reads only the
 //! latest snapshot: a burst of moves is coalesced for it.
 

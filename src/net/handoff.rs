@@ -17,7 +17,9 @@
 //!   one is answered. Its departure is handed over the same way, after its last line.
 //! - **Bounded.** Each client has at most one line in flight. An inbox holds at most
 //!   one event per client that talks to it (plus a few of the server's own), so its
-//!   bound is a small named number, never reached in practice; and the rest of a
+//!   bound is a small named number: a game's is never reached (two players), and the
+//!   Bkgo room's (1,024, shared by every member) only when over a thousand members
+//!   talk at once, when their connection threads wait their turn; and the rest of a
 //!   flooding client's lines stay where they were sent from: in the kernel's socket
 //!   buffers, then in the client itself, whose writes block once TCP's window is
 //!   full (the connection thread holds at most one line read ahead, within the line

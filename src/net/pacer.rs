@@ -6,9 +6,9 @@ use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::time::Duration;
 
 /// Rejected lines in a row that are answered at full speed.
-const FREE_REJECTIONS: u32 = 20;
+pub const FREE_REJECTIONS: u32 = 20;
 /// The pace after that: about 100 lines a second.
-const PACED_DELAY: Duration = Duration::from_millis(10);
+pub const PACED_DELAY: Duration = Duration::from_millis(10);
 
 /// Counts a client's rejected lines in a row. Written by whoever answers the client
 /// (its reader thread, its game), read by its reader thread before each line.

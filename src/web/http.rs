@@ -16,7 +16,7 @@ const USUAL_HEADERS: usize = 64;
 
 /// The most headers that fit in [`HEAD_LIMIT`] (each line at least `a:` and a line
 /// end): a head with more is over the limit anyway, so only the size refuses a head.
-const MAX_HEADERS: usize = HEAD_LIMIT / 3;
+pub const MAX_HEADERS: usize = HEAD_LIMIT / 3;
 
 /// The shortest read timeout set: the socket refuses a zero timeout.
 const LEAST_WAIT: Duration = Duration::from_millis(1);
