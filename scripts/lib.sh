@@ -9,6 +9,7 @@
 #                                      (GO!'s port; every front end gets a free port)
 #   port_of PROTOCOL VAR               set VAR to a front end's port: port_of Bkgo BKGO
 #   start_console_server [flags...]    same, but with the operator console on stdin/stdout
+#   start_example NAME                 the example program NAME (examples/NAME.rs) instead
 #   connect NAME [PORT]                open an nc client called NAME (a label, not a login),
 #                                      to PORT (default: GO!'s port)
 #   send NAME LINE                     send LINE plus a newline
@@ -125,19 +126,20 @@ _close_our_fds() {
 # ---------------------------------------------------------------------------------------
 # The server
 
-# _launch STDIN STDOUT FLAGS...: start the server, wait for its "listening on" lines:
-# `listening on <ip>:<port> (GO!)` first, then one per other front end that is on.
+# _launch STDIN STDOUT LABEL PROGRAM ARGS...: start PROGRAM, wait for its "listening on"
+# line: `listening on <ip>:<port> (LABEL)` (goserver's GO! line comes first, then one per
+# other front end that is on).
 _launch() {
-    local stdin=$1 stdout=$2
-    shift 2
+    local stdin=$1 stdout=$2 label=$3 program=$4
+    shift 4
     [[ -z $SERVER_PID ]] || fail "start_server called twice"
     # Made before the server starts, so that reading it never races its creation.
     : >"$WORK/server.log"
-    (_close_our_fds && exec "$GOSERVER" --port 0 "$@" <"$stdin" >"$stdout" 2>"$WORK/server.log") &
+    (_close_our_fds && exec "$program" "$@" <"$stdin" >"$stdout" 2>"$WORK/server.log") &
     SERVER_PID=$!
     local i
     for ((i = 0; i < 100; i++)); do
-        PORT=$(sed -n 's/.*listening on .*:\([0-9][0-9]*\) (GO!)$/\1/p' "$WORK/server.log" | head -n 1)
+        PORT=$(sed -n "s/.*listening on .*:\([0-9][0-9]*\) ($label)\$/\1/p" "$WORK/server.log" | head -n 1)
         [[ -n $PORT ]] && return 0
         kill -0 "$SERVER_PID" 2>/dev/null || fail "the server exited before listening"
         sleep 0.1
@@ -147,7 +149,16 @@ _launch() {
 
 # start_server [FLAGS...]: a fresh server without console on a free port; sets PORT.
 start_server() {
-    _launch /dev/null "$WORK/server.out" --no-console "$@"
+    _launch /dev/null "$WORK/server.out" 'GO!' "$GOSERVER" --port 0 --no-console "$@"
+}
+
+# start_example NAME: the example program target/release/examples/NAME (built by `make
+# test`) instead of goserver, on a free port (its line "listening on ... (NAME)"); sets
+# PORT.
+start_example() {
+    local program=$ROOT/target/release/examples/$1
+    [[ -x $program ]] || fail "no example binary at $program (run: cargo build --release --examples)"
+    _launch /dev/null "$WORK/server.out" "$1" "$program" 0
 }
 
 # start_console_server [FLAGS...]: a fresh server whose console reads the lines given to
@@ -158,7 +169,7 @@ start_console_server() {
     # Opened read-write (Linux) so that neither open waits for the server's side. Closing
     # CONSOLE_IN (console_eof) is the end of the console's input.
     exec {CONSOLE_IN}<>"$WORK/console.in" {CONSOLE_OUT}<>"$WORK/console.out"
-    _launch "$WORK/console.in" "$WORK/console.out" "$@"
+    _launch "$WORK/console.in" "$WORK/console.out" 'GO!' "$GOSERVER" --port 0 "$@"
 }
 
 # port_of PROTOCOL VAR: sets VAR to the port of the front end the log names PROTOCOL,

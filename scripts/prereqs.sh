@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Checks what `make test` needs besides Rust: nc (Debian package netcat-openbsd) for the
-# scenario scripts, gnugo for the engine cross-check (tests/go_gnugo.rs), and chromium
-# for the web board's browser test (tests/browser.rs). As root with apt-get, installs
+# scenario scripts, gnugo for the engine cross-check (tests/go_gnugo.rs), chromium
+# for the web board's browser test (tests/browser.rs), and script (bsdutils) for the
+# console's terminal in tests/docs_facts.rs. As root with apt-get, installs
 # what is missing; otherwise says exactly what to install and fails.
 set -uo pipefail
 
@@ -15,6 +16,8 @@ command -v nc >/dev/null || missing+=(netcat-openbsd)
 # Debian installs gnugo in /usr/games, which is not always on PATH.
 command -v gnugo >/dev/null || [[ -x /usr/games/gnugo ]] || missing+=(gnugo)
 [[ -x /usr/bin/chromium ]] || missing+=(chromium)
+# `script` gives the console a terminal in tests/docs_facts.rs.
+command -v script >/dev/null || missing+=(bsdutils)
 for tool in timeout mkfifo awk; do
     command -v "$tool" >/dev/null || {
         echo "prerequisites: '$tool' is missing (Debian: apt-get install coreutils mawk)" >&2

@@ -772,3 +772,39 @@ fn every_flag_of_the_command_line_page_is_in_the_help_and_back() {
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
+
+// ----- the first lesson -----
+
+#[test]
+fn the_first_lesson_is_as_short_as_the_readme_and_the_tour_say() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let example = std::fs::read_to_string(root.join("examples/chat.rs")).expect("examples/chat.rs");
+    let lines = example.lines().count();
+    assert!(
+        lines <= 150,
+        "examples/chat.rs has {lines} lines: a first lesson has at most 150"
+    );
+    let said = format!("{lines} lines");
+    let readme = std::fs::read_to_string(root.join("README.md")).expect("README.md");
+    assert!(
+        readme.contains(&format!("a chat room in {said}")),
+        "README.md must say 'a chat room in {said}'"
+    );
+    assert!(
+        page("tour.md").contains(&format!("all of it ({said})")),
+        "docs/tour.md's Stop 0 must say 'all of it ({said})'"
+    );
+    // It stands on the net layer alone: no front end, no report cards.
+    for line in example.lines().filter(|l| l.starts_with("use goserver::")) {
+        assert!(
+            [
+                "use goserver::net",
+                "use goserver::shutdown",
+                "use goserver::workers"
+            ]
+            .iter()
+            .any(|allowed| line.starts_with(allowed)),
+            "examples/chat.rs uses more than the net layer: {line}"
+        );
+    }
+}
