@@ -150,6 +150,9 @@ pub enum Command {
     /// Run the conformance suite of a protocol against a server (a student's): every
     /// case with its verdict and wire log; JUnit, HTML and JSON reports.
     Check(crate::check::CheckOptions),
+    /// Play on a server (a student's) as a correct client: the practice bot's moves,
+    /// or yours with --human; GO! or Spectrangle, as their documents say.
+    Play(crate::play::PlayOptions),
 }
 
 /// A port flag's value: a port number, or `off`.

@@ -54,6 +54,7 @@ pub mod html;
 pub mod live;
 pub mod logging;
 pub mod net;
+pub mod play;
 pub mod records;
 pub mod results;
 pub mod secret;

@@ -14,8 +14,10 @@ use std::process::ExitCode;
 
 fn main() -> ExitCode {
     let options = parse_options();
-    if let Some(Command::Check(check)) = &options.command {
-        return goserver::check::main(check);
+    match &options.command {
+        Some(Command::Check(check)) => return goserver::check::main(check),
+        Some(Command::Play(play)) => return goserver::play::main(play),
+        None => {}
     }
     if let Err(e) = logging::init(options.log_level.filter(), options.log_file.as_deref()) {
         eprintln!("goserver: {e}");

@@ -69,6 +69,27 @@ impl Point {
     }
 }
 
+impl Point {
+    /// The point a Go player names `text` (`"D4"`, `"d4"`: column letter, `I` skipped,
+    /// then the row counted from the bottom) on a board of `size`; the inverse of
+    /// [`Point::vertex`]. `None` for anything else, or a point off the board.
+    pub fn from_vertex(text: &str, size: usize) -> Option<Point> {
+        let mut chars = text.trim().chars();
+        let letter = chars.next()?.to_ascii_uppercase();
+        let col = COLUMN_LETTERS
+            .iter()
+            .position(|&b| char::from(b) == letter)?;
+        let from_bottom: usize = chars.as_str().parse().ok()?;
+        if col >= size || from_bottom == 0 || from_bottom > size {
+            return None;
+        }
+        Some(Point::new(
+            u8::try_from(size - from_bottom).ok()?,
+            u8::try_from(col).ok()?,
+        ))
+    }
+}
+
 /// The column letter for column `col` (0-based, `I` skipped), or `'?'` beyond `Z`.
 pub(crate) fn column_letter(col: usize) -> char {
     COLUMN_LETTERS.get(col).map_or('?', |&b| char::from(b))
@@ -101,6 +122,22 @@ mod tests {
         assert_eq!(Point::new(9, 0).vertex(9), "row 9 column 0");
         assert_eq!(Point::new(0, 30).vertex(40), "row 0 column 30");
         assert!(!Point::new(255, 255).vertex(0).is_empty());
+    }
+
+    #[test]
+    fn vertices_are_read_back() {
+        for size in [2, 5, 9, 19, 25] {
+            for row in 0..size as u8 {
+                for col in 0..size as u8 {
+                    let point = Point::new(row, col);
+                    assert_eq!(Point::from_vertex(&point.vertex(size), size), Some(point));
+                }
+            }
+        }
+        for wrong in ["", "A", "I5", "A0", "A10", "K1", "5A", "A-1"] {
+            assert_eq!(Point::from_vertex(wrong, 9), None, "{wrong}");
+        }
+        assert_eq!(Point::from_vertex("d4", 5), Some(Point::new(1, 3)));
     }
 
     #[test]
