@@ -468,26 +468,18 @@ fn refusals_are_404_405_414_431_and_503_as_web_md_says() {
     assert_eq!(long_header.status, 431);
 
     // Three connections without a request fill the board; the fourth gets 503. The
-    // earlier requests' connections may still be closing on a busy machine, and then
-    // some of the three are refused themselves: those are opened again.
-    let deadline = Instant::now() + PATIENCE;
-    let idle = loop {
-        let idle: Vec<TcpStream> = (0..3)
-            .map(|_| TcpStream::connect(web).expect("connect"))
-            .collect();
-        std::thread::sleep(Duration::from_millis(50));
-        if idle.iter().all(still_waiting) || Instant::now() > deadline {
-            break idle;
-        }
-    };
-    let refused = loop {
-        let answer = get(web, "/healthz");
-        if answer.status == 503 || Instant::now() > deadline {
-            break answer;
-        }
-        // The earlier requests' connections may still be closing.
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    // earlier requests' connections may still be closing on a busy machine: the server
+    // has seen them all end first, then has the three in its places.
+    server.until_web_clients(0);
+    let idle: Vec<TcpStream> = (0..3)
+        .map(|_| TcpStream::connect(web).expect("connect"))
+        .collect();
+    server.until_web_clients(3);
+    assert!(
+        idle.iter().all(still_waiting),
+        "an idle connection was refused"
+    );
+    let refused = get(web, "/healthz");
     assert_eq!(refused.status, 503);
     drop(idle);
 }
@@ -538,7 +530,8 @@ fn a_viewer_that_never_reads_is_dropped_while_its_game_goes_on() {
         assert!(Instant::now() < deadline, "the viewer was never dropped");
         std::thread::sleep(Duration::from_millis(10));
     }
-    assert!(slowest < Duration::from_secs(3), "a move took {slowest:?}");
+    // Generous, for a busy machine: no move was held up by the viewer that never reads.
+    assert!(slowest < Duration::from_secs(10), "a move took {slowest:?}");
     drop(viewer);
 }
 
@@ -681,6 +674,8 @@ fn a_viewer_that_closes_its_page_frees_its_place_long_before_a_keep_alive() {
         );
         std::thread::sleep(Duration::from_millis(20));
     }
+    // The viewer leaves the board before its connection's place is free.
+    server.until_web_clients(0);
     let overview = request(web, b"GET / HTTP/1.1\r\nConnection: close\r\n\r\n");
     assert_eq!(overview.status, 200);
 }
@@ -1034,8 +1029,10 @@ fn a_request_head_trickled_byte_by_byte_is_closed_at_its_deadline_while_a_viewer
     assert!(took < Duration::from_secs(10), "closed after {took:?}");
 
     // A connection that sends nothing is closed at its deadline, with nothing said.
-    let silent = TcpStream::connect(web).expect("connect");
+    // (The clock starts before the connection, so that it is not later than the
+    // server's.)
     let opened = Instant::now();
+    let silent = TcpStream::connect(web).expect("connect");
     assert_eq!(read_until_closed(&silent), "");
     assert!(opened.elapsed() >= timeout - Duration::from_millis(50));
     assert_eq!(get(web, "/api/games").status, 200);
