@@ -431,10 +431,21 @@ fn still_waiting(stream: &TcpStream) -> bool {
 fn refusals_are_404_405_414_431_and_503_as_web_md_says() {
     let server = web_with_places(3);
     let web = server.web();
-    let posted = request(web, b"POST / HTTP/1.1\r\nContent-Length: 0\r\n\r\n");
+    // Three places: each request waits until the server has seen the earlier ones'
+    // connections end (on a busy machine three may still be closing, and the next
+    // request would be refused with 503).
+    let request_alone = |raw: &[u8]| {
+        server.until_web_clients(0);
+        request(web, raw)
+    };
+    let get_alone = |path: &str| {
+        server.until_web_clients(0);
+        get(web, path)
+    };
+    let posted = request_alone(b"POST / HTTP/1.1\r\nContent-Length: 0\r\n\r\n");
     assert_eq!(posted.status, 405);
     assert_eq!(posted.header("Allow"), Some("GET, HEAD"));
-    let deleted = request(web, b"DELETE /api/games HTTP/1.1\r\n\r\n");
+    let deleted = request_alone(b"DELETE /api/games HTTP/1.1\r\n\r\n");
     assert_eq!(deleted.status, 405);
 
     for path in [
@@ -446,7 +457,7 @@ fn refusals_are_404_405_414_431_and_503_as_web_md_says() {
         "/events/go/9",
         "/nothing",
     ] {
-        let answer = get(web, path);
+        let answer = get_alone(path);
         assert_eq!(answer.status, 404, "{path}");
         assert_eq!(
             answer.header("Content-Type"),
@@ -455,14 +466,13 @@ fn refusals_are_404_405_414_431_and_503_as_web_md_says() {
         );
     }
     for path in ["/api/game/go/7", "/api/game/spectrangle/x", "/api/nothing"] {
-        let answer = get(web, path);
+        let answer = get_alone(path);
         assert_eq!(answer.status, 404, "{path}");
         assert!(answer.json()["error"].is_string(), "{path}");
     }
-    let long_path = get(web, &format!("/{}", "a".repeat(10 * 1024)));
+    let long_path = get_alone(&format!("/{}", "a".repeat(10 * 1024)));
     assert_eq!(long_path.status, 414);
-    let long_header = request(
-        web,
+    let long_header = request_alone(
         format!("GET / HTTP/1.1\r\nX-Big: {}\r\n\r\n", "b".repeat(10 * 1024)).as_bytes(),
     );
     assert_eq!(long_header.status, 431);
@@ -846,6 +856,9 @@ fn a_game_s_stream_says_gone_and_ends_when_its_game_leaves_the_board() {
     // Then the stream ends, and its place is free for another viewer (of two).
     let mut line = String::new();
     assert_eq!(stream.0.read_line(&mut line).ok(), Some(0), "{line:?}");
+    // The server gives the place back a moment after the stream ends (and the board's
+    // requests above may still be closing).
+    server.until_web_clients(0);
     let _second = Events::open(web, "/events");
     assert_eq!(get_once(web, "/healthz", |a| a.status == 200).status, 200);
 }
