@@ -232,9 +232,12 @@ fn each_route_answers_as_web_md_says_after_real_games() {
         Some("text/plain; charset=utf-8")
     );
 
-    // Each loop publishes just after its players hear of the change: wait for it.
+    // Each loop publishes just after its players hear of the change, and the Bkgo
+    // room once its thread has started: wait for all three.
     get_once(web, "/api/games", |games| {
-        games.body.contains(r#""status":"playing""#) && games.body.contains(r#""finished""#)
+        games.body.contains(r#""status":"playing""#)
+            && games.body.contains(r#""finished""#)
+            && games.body.contains(r#""front":"bkgo""#)
     });
     let go = get(web, "/api/game/go/1");
 
