@@ -31,7 +31,9 @@
 #   pass                               print "PASS <script>" (the last line of a scenario)
 #
 # Environment: GOSERVER (server binary, default target/release/goserver), EXPECT_TIMEOUT
-# (seconds per expected line, default 5), SCRIPT_TIMEOUT (whole script, default 60).
+# (seconds per expected line, default 20: generous for a slow, busy machine, and no cost
+# when the line comes, as every wait returns as soon as it does), SCRIPT_TIMEOUT (whole
+# script, default 180). The windows of expect_silence are their own (0.5 s by default).
 
 set -uo pipefail
 # A write to a client whose connection is gone must fail with a message, not kill us.
@@ -39,8 +41,8 @@ trap '' PIPE
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 GOSERVER=${GOSERVER:-$ROOT/target/release/goserver}
-EXPECT_TIMEOUT=${EXPECT_TIMEOUT:-5}
-SCRIPT_TIMEOUT=${SCRIPT_TIMEOUT:-60}
+EXPECT_TIMEOUT=${EXPECT_TIMEOUT:-20}
+SCRIPT_TIMEOUT=${SCRIPT_TIMEOUT:-180}
 SCRIPT=$(basename "$0")
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/goserver-${SCRIPT%.sh}.XXXXXX")
 
@@ -138,13 +140,13 @@ _launch() {
     (_close_our_fds && exec "$program" "$@" <"$stdin" >"$stdout" 2>"$WORK/server.log") &
     SERVER_PID=$!
     local i
-    for ((i = 0; i < 100; i++)); do
+    for ((i = 0; i < EXPECT_TIMEOUT * 10; i++)); do
         PORT=$(sed -n "s/.*listening on .*:\([0-9][0-9]*\) ($label)\$/\1/p" "$WORK/server.log" | head -n 1)
         [[ -n $PORT ]] && return 0
         kill -0 "$SERVER_PID" 2>/dev/null || fail "the server exited before listening"
         sleep 0.1
     done
-    fail "no 'listening on' line in the server log within 10 s"
+    fail "no 'listening on' line in the server log within $EXPECT_TIMEOUT s"
 }
 
 # start_server [FLAGS...]: a fresh server without console on a free port; sets PORT.
@@ -176,7 +178,7 @@ start_console_server() {
 # from its line "listening on <ip>:<port> (PROTOCOL)" (printed at start, after GO!'s).
 port_of() {
     local i port
-    for ((i = 0; i < 100; i++)); do
+    for ((i = 0; i < EXPECT_TIMEOUT * 10; i++)); do
         port=$(sed -n "s/.*listening on .*:\([0-9][0-9]*\) ($1)\$/\1/p" "$WORK/server.log" | head -n 1)
         if [[ -n $port ]]; then
             printf -v "$2" '%s' "$port"
@@ -184,7 +186,7 @@ port_of() {
         fi
         sleep 0.1
     done
-    fail "no 'listening on ... ($1)' line in the server log within 10 s"
+    fail "no 'listening on ... ($1)' line in the server log within $EXPECT_TIMEOUT s"
 }
 
 # stop_server: SIGTERM (what Ctrl-C does); the server must exit 0 within 10 s.

@@ -9,7 +9,8 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/usr/games"
-SCENARIO_TIMEOUT=${SCENARIO_TIMEOUT:-120}
+# Above lib.sh's own SCRIPT_TIMEOUT (180 s), so that a script that overruns says so.
+SCENARIO_TIMEOUT=${SCENARIO_TIMEOUT:-240}
 
 scripts/prereqs.sh || {
     echo "0 passed, 1 failed"

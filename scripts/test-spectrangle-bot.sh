@@ -5,11 +5,12 @@
 # The bot is a player like any other: its turns come as UPDATE and TILE lines, it places
 # a tile whenever it can, and swaps or skips only when the rules allow.
 #
-# --seed fixes the bag and the turn order, and the bot's choices follow from it too (it
-# thinks within --bot-think-ms, and its search ends sooner by itself), so every line
-# below is exact.
+# --seed fixes the bag and the turn order, and the bot's choices follow from it too: its
+# search ends by itself (one candidate left, or 3,200 simulated games, a few ms), long
+# before --bot-think-ms 60000, which only caps it, so every line below is exact on any
+# machine, however slow or busy.
 source "$(dirname "$0")/lib.sh"
-start_server --seed 3 --spectrangle-bot-after 1 --bot-think-ms 2000
+start_server --seed 3 --spectrangle-bot-after 1 --bot-think-ms 60000
 port_of Spectrangle SPECTRANGLE
 
 connect ann "$SPECTRANGLE"

@@ -57,6 +57,11 @@ struct Played {
 /// A student's arena client: HANDSHAKE, then whatever game the arena gives; black
 /// plays the corner stone, then both pass (black wins the whole board); no rematch;
 /// HANDSHAKE again, until `done`. Returns the games it played.
+///
+/// Once `done` (the arena paused first, so that no new pairs come), a player in a game
+/// plays it to its ACKNOWLEDGE_REMATCH, so that every game the results count was seen
+/// by its players; a player waiting for a round asks, with a second HANDSHAKE, whether
+/// it still waits (a round may have just paired it: then it plays that game too).
 fn arena_player(addr: SocketAddr, name: String, done: Arc<AtomicBool>) -> Vec<Played> {
     let stream = TcpStream::connect(addr).expect("connect");
     stream
@@ -73,6 +78,12 @@ fn arena_player(addr: SocketAddr, name: String, done: Arc<AtomicBool>) -> Vec<Pl
     let mut moved = false;
     let mut opponent = String::new();
     let mut idle_since = Instant::now();
+    // Between ACKNOWLEDGE_HANDSHAKE and ACKNOWLEDGE_REMATCH.
+    let mut in_game = false;
+    // Whether it asked if it still waits (once `done`).
+    let mut asked = false;
+    let still_waiting = format!("UNKNOWN_COMMAND+You are already {name}, waiting in the arena");
+    let already = format!("UNKNOWN_COMMAND+You are already {name}");
     send(format!("HANDSHAKE+{name}"));
     loop {
         let mut line = String::new();
@@ -80,20 +91,35 @@ fn arena_player(addr: SocketAddr, name: String, done: Arc<AtomicBool>) -> Vec<Pl
             Ok(0) => return played,
             Ok(_) => idle_since = Instant::now(),
             Err(_) => {
+                assert!(
+                    idle_since.elapsed() < PATIENCE,
+                    "{name}: nothing for {PATIENCE:?} (in a game: {in_game})"
+                );
                 // Waiting for a round; after the end nobody pairs the last ones.
-                if done.load(Ordering::SeqCst) || idle_since.elapsed() > PATIENCE {
-                    return played;
+                if done.load(Ordering::SeqCst) && !in_game && !asked {
+                    send(format!("HANDSHAKE+{name}"));
+                    asked = true;
                 }
                 continue;
             }
         }
         let line = line.trim_end().to_string();
+        if line.starts_with(&still_waiting) {
+            // Asked once `done`, answered while it waited: the arena, paused, pairs it
+            // no more.
+            return played;
+        }
+        if line.starts_with(&already) {
+            // Asked once `done`, answered in the game a round had just given it.
+            continue;
+        }
         let fields: Vec<&str> = line.split('+').collect();
         match fields[0] {
             "ACKNOWLEDGE_HANDSHAKE" => {
                 assert_eq!(fields.len(), 3, "{line}");
                 assert_eq!(fields[2], "0", "nobody leads in the arena: {line}");
                 game = fields[1].parse().expect("a game id");
+                in_game = true;
             }
             "ACKNOWLEDGE_CONFIG" => {
                 assert_eq!(fields[1], name);
@@ -133,6 +159,7 @@ fn arena_player(addr: SocketAddr, name: String, done: Arc<AtomicBool>) -> Vec<Pl
             "UNKNOWN_COMMAND" if line.contains("so SET_REMATCH is not possible") => {}
 
             "ACKNOWLEDGE_REMATCH" => {
+                in_game = false;
                 if done.load(Ordering::SeqCst) {
                     return played;
                 }
@@ -182,6 +209,9 @@ fn six_clients_meet_each_other_twice_with_both_colours_and_a_restart_keeps_the_s
         );
         thread::sleep(Duration::from_millis(20));
     }
+    // No new pairs from now on: the games on the board finish, and the players that
+    // wait for a round are told they still wait.
+    assert!(console(&server, "arena pause").starts_with("arena paused"));
     done.store(true, Ordering::SeqCst);
     let mut games: Vec<Played> = Vec::new();
     for player in players {

@@ -13,13 +13,17 @@ use goserver::console::Console;
 use goserver::engine::bot::Level;
 use std::time::{Duration, Instant};
 
-/// How long the bot thinks, and how much later than that its move may arrive.
+/// How long the bot thinks, and how much later than that its move may arrive: the
+/// level has no playout cap, so only the deadline ends its search; the margin is
+/// generous for a busy machine (beside two CPU-bound loops the move came at most
+/// 68 ms late).
 const THINK: Duration = Duration::from_millis(1000);
-const MARGIN: Duration = Duration::from_millis(500);
+const MARGIN: Duration = Duration::from_millis(1000);
 
 /// After `sent` (a move that gives the bot the turn), the watcher `cat` chats: the
-/// room answers at once, before the bot's move, which arrives within its think time
-/// and the margin. Returns the bot's line.
+/// room answers while the bot thinks, before the bot's move (the next line is the
+/// chat) and before the bot's deadline; the move arrives within its think time and
+/// the margin. Returns the bot's line.
 fn bot_answers_in_time(
     ann: &mut Client,
     cat: &mut Client,
@@ -29,7 +33,7 @@ fn bot_answers_in_time(
     cat.send("Message: still thinking?");
     all(&mut [&mut *ann, &mut *cat], "Message: Cat: still thinking?");
     let chat = sent.elapsed();
-    assert!(chat < THINK / 2, "the room answered chat after {chat:?}");
+    assert!(chat < THINK, "the room answered chat after {chat:?}");
     let line = bot_move(&mut [ann, cat], board);
     let took = sent.elapsed();
     assert!(

@@ -298,17 +298,38 @@ fn a_partner_whose_leader_leaves_leads_a_new_game() {
     expect_configs(&mut bob, "Bob", 2, &mut cat, "Cat", 5);
 }
 
+/// Waits until the console's `games` row of game `id` shows `players`.
+fn until_players(server: &TestServer, id: &str, players: &str) {
+    let deadline = std::time::Instant::now() + PATIENCE;
+    loop {
+        let rows = server.go().games(std::time::Instant::now());
+        if rows.iter().any(|g| g.id == id && g.players == players) {
+            return;
+        }
+        let shown: Vec<String> = rows
+            .iter()
+            .map(|g| format!("{}: {}", g.id, g.players))
+            .collect();
+        assert!(
+            std::time::Instant::now() < deadline,
+            "game {id} never showed {players}: {shown:?}"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
 #[test]
 fn a_leader_whose_partner_leaves_waits_for_the_next_one() {
     let server = TestServer::start();
     let mut ann = leader(&server, 1, "Ann");
     let bob = partner(&server, 1, "Bob");
+    // The game publishes its seats after it has answered: first see Bob seated (so
+    // that "Ann" alone below is not the view from before he came), then see him gone.
+    // The game frees his seat when it handles his departure, which comes after the
+    // lobby has seen him go: only then is game 1 waiting for a partner again.
+    until_players(&server, "1", "Ann vs Bob");
     drop(bob);
-    // Wait until the lobby has seen Bob go, then a new partner joins game 1.
-    let deadline = std::time::Instant::now() + PATIENCE;
-    while server.go().clients().len() > 1 && std::time::Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    until_players(&server, "1", "Ann");
     let mut cat = partner(&server, 1, "Cat");
     ann.send("SET_CONFIG+1+1+2");
     expect_configs(&mut ann, "Ann", 1, &mut cat, "Cat", 2);

@@ -216,10 +216,15 @@ fn a_client_that_floods_without_reading_is_dropped_and_its_partner_wins() {
     let flooder = std::thread::spawn(move || {
         use std::io::Write;
         let line = b"MOVE+1+Bob+0\n".repeat(64);
-        // Ends when the server closes the connection.
+        // Ends when the connection is closed.
         while flood.write_all(&line).is_ok() {}
     });
-    // Ann's read waits PATIENCE (20 s) for the end of the game.
+    // The drop comes some 14 s after the flood begins (refusals filling the buffers,
+    // then 5 s without progress), 14 to 15 s beside two CPU-bound loops: Ann waits up
+    // to two minutes for the end of the game (the read returns as soon as it comes).
+    ann.stream
+        .set_read_timeout(Some(Duration::from_secs(120)))
+        .expect("timeout");
     let finished = ann.recv();
     assert!(
         finished.starts_with("GAME_FINISHED+1+Ann+")
@@ -227,6 +232,10 @@ fn a_client_that_floods_without_reading_is_dropped_and_its_partner_wins() {
                 .ends_with("+Bob was disconnected: it did not read its output for 5 s: Ann wins"),
         "{finished}"
     );
+    // Bob's connection is closed from this side too: a write into a connection the
+    // server has dropped can wait for TCP's retransmission timeouts (13 s more beside
+    // two CPU-bound loops, minutes at worst), as nothing reads the other end any more.
+    let _ = bob.stream.shutdown(std::net::Shutdown::Both);
     flooder.join().expect("the flood ends with the connection");
     drop(bob);
 }

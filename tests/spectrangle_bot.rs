@@ -162,7 +162,10 @@ fn a_lobby_whose_clients_all_leave_closes_and_frees_the_bot_s_name() {
     ann.ask("JOIN Ann", "LOBBY Ann");
     console(&server, "bot s1");
     ann.expect("LOBBY Ann SpectraBot");
+    // EXIT has no answer: EXTENSIONS, answered after it, says it has been handled
+    // (the lobby closed) before Bob comes.
     ann.send("EXIT");
+    ann.ask("EXTENSIONS", "AVAILABLE_EXTENSIONS chat multilobby");
     // A new lobby: the bot's name is free again.
     let mut bob = Client::connect(spectrangle);
     bob.ask("JOIN Bob", "LOBBY Bob");

@@ -26,6 +26,7 @@ pub struct TestServer {
     pub server: Arc<Server>,
     thread: Option<JoinHandle<()>>,
     web: Option<SocketAddr>,
+    web_board: Option<Arc<Web>>,
 }
 
 impl TestServer {
@@ -80,6 +81,7 @@ impl TestServer {
         } else {
             (None, None)
         };
+        let web_board = web.clone();
         let thread = std::thread::spawn(move || {
             running.until_shutdown(|deadline| {
                 if let Some(web) = &web {
@@ -93,6 +95,33 @@ impl TestServer {
             server,
             thread: Some(thread),
             web: web_addr,
+            web_board,
+        }
+    }
+
+    /// The web connections open now: each holds one of `--max-web-clients` places
+    /// until the server has seen it end (a moment after the client has).
+    pub fn web_clients(&self) -> usize {
+        self.web_board
+            .as_ref()
+            .expect("the web board is served")
+            .clients()
+    }
+
+    /// Waits until exactly `count` web connections are open (see
+    /// [`TestServer::web_clients`]); panics after [`PATIENCE`].
+    pub fn until_web_clients(&self, count: usize) {
+        let deadline = std::time::Instant::now() + PATIENCE;
+        loop {
+            let open = self.web_clients();
+            if open == count {
+                return;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "{open} web connections open, not {count}, after {PATIENCE:?}"
+            );
+            std::thread::sleep(Duration::from_millis(5));
         }
     }
 
