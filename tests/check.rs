@@ -432,6 +432,43 @@ fn a_server_that_answers_only_the_first_of_two_lines_fails_robustness_3() {
     );
 }
 
+/// A server that answers every line it does not recognise (an unknown keyword, garbage,
+/// a lower-case keyword, an empty line) with INVALID_MOVE. Of the cases outside
+/// robustness, only `moves.19` must fail: it is the one case whose lines are no command
+/// at all, which the document answers with UNKNOWN_COMMAND ("not recognized"), not
+/// INVALID_MOVE ("an invalid move"). The other refusals are of commands the server
+/// knows, where the two sentences overlap ("invalid" is in both) and either is taken;
+/// `moves.16` (`move` in lower case) is a choice, now "refused with INVALID_MOVE"; and
+/// the robustness cases that send garbage measure what answers it, so none fails there
+/// either.
+#[test]
+fn a_server_that_says_invalid_move_to_a_line_that_is_no_command_fails_moves_19() {
+    fn downstream(_: &mut Conn, line: &str) -> Vec<String> {
+        // goserver's reasons for a line it does not recognise.
+        for reason in [
+            "Unknown command ",
+            "Empty line",
+            "The line is not valid UTF-8",
+        ] {
+            if let Some(rest) = line.strip_prefix("UNKNOWN_COMMAND+")
+                && rest.starts_with(reason)
+            {
+                return vec![format!("INVALID_MOVE+{rest}")];
+            }
+        }
+        vec![line.to_string()]
+    }
+    go_defect(
+        Defect {
+            name: "INVALID_MOVE for a line that is no command",
+            downstream,
+            ..Defect::NONE
+        },
+        false,
+        &["moves.19"],
+    );
+}
+
 #[test]
 fn a_server_that_crashes_on_a_long_line_fails_that_case_and_the_rest_are_gone() {
     fn crashes_on(chunk: &[u8]) -> bool {
