@@ -1,7 +1,8 @@
 //! The web board in a real browser: Debian's headless Chromium, driven through its
 //! DevTools protocol. A game page shows exactly the stones of the board after several
 //! moves and a capture, and follows one more move without a reload; the overview lists
-//! the game.
+//! the game. A report card's summary keeps every fact in its cell, from a wide screen
+//! to a phone.
 //!
 //! Chromium must be installed (`make test` installs it as root): its absence is a
 //! failure that says how to install it, never a silent pass. `GOSERVER_SKIP_BROWSER=1`
@@ -348,4 +349,98 @@ fn the_report_cards_page_lists_each_client_live_sorts_and_links_to_a_card() {
     );
     let title = tab.get_title().expect("a title");
     assert_eq!(title, "goserver: <b>Bob (go)");
+}
+
+/// Where one fact of a card's summary runs into another, or out of its cell, or the
+/// page scrolls sideways: `ok` when none does. Boxes are compared with a pixel to spare.
+const SUMMARY_FITS: &str = r#"(() => {
+  const facts = Array.from(document.querySelectorAll('#summary .fact'));
+  const name = (f) => f.querySelector('dt').textContent;
+  const boxes = facts.map((f) => f.getBoundingClientRect());
+  const bad = [];
+  facts.forEach((fact, i) => {
+    const box = boxes[i];
+    for (const inner of fact.querySelectorAll('*')) {
+      const r = inner.getBoundingClientRect();
+      if (r.left < box.left - 1 || r.right > box.right + 1) bad.push(`${name(fact)}: ${inner.tagName} sticks out`);
+    }
+    const dd = fact.querySelector('dd');
+    if (dd.scrollWidth > dd.clientWidth + 1) bad.push(`${name(fact)}: its value overflows`);
+    for (let j = i + 1; j < facts.length; j++) {
+      const o = boxes[j];
+      if (box.left < o.right - 1 && o.left < box.right - 1 && box.top < o.bottom - 1 && o.top < box.bottom - 1) {
+        bad.push(`${name(fact)} overlaps ${name(facts[j])}`);
+      }
+    }
+  });
+  if (document.documentElement.scrollWidth > window.innerWidth) bad.push('the page scrolls sideways');
+  return bad.join('; ') || 'ok';
+})()"#;
+
+/// Sets the page's viewport to `width` x `height` CSS pixels.
+fn viewport(tab: &Tab, width: u32, height: u32) {
+    use headless_chrome::protocol::cdp::Emulation::SetDeviceMetricsOverride;
+    tab.call_method(SetDeviceMetricsOverride {
+        width,
+        height,
+        device_scale_factor: 1.0,
+        mobile: width < 600,
+        scale: None,
+        screen_width: None,
+        screen_height: None,
+        position_x: None,
+        position_y: None,
+        dont_set_visible_size: None,
+        screen_orientation: None,
+        viewport: None,
+        display_feature: None,
+        device_posture: None,
+    })
+    .expect("the viewport is set");
+}
+
+#[test]
+fn a_card_s_summary_keeps_each_fact_in_its_cell_at_every_width() {
+    let Some(browser) = browser() else { return };
+    let server = TestServer::with_web(Settings::default(), &[Protocol::Go]);
+    let base = format!("http://{}", server.web());
+    // A long name, and its line refused 37 times in a row: the longest run's line is
+    // the summary's widest value, beside the two dates of "Seen".
+    let long = "Bartholomew_the_Magnificent";
+    let (_ann, mut bart) = start_named(&server, 1, 9, "Ann", long);
+    for _ in 0..37 {
+        bart.send(&format!("MOVE+1+{long}+0"));
+        bart.expect("INVALID_MOVE+Not your turn: black is to move");
+    }
+    let tab: Arc<Tab> = browser.new_tab().expect("a tab");
+    tab.navigate_to(&format!("{base}/client/go/{long}"))
+        .expect("navigate")
+        .wait_until_navigated()
+        .expect("the card loads");
+    let run =
+        "Array.from(document.querySelectorAll('#summary dd')).map(d => d.textContent).join(' | ')";
+    let shown = until(&tab, run, |text| text.contains("37 × MOVE+1+"));
+    assert!(shown.contains(&format!("37 × MOVE+1+{long}+0")), "{shown}");
+    // A laptop, a smaller one, a wide screen, phones.
+    for (width, height) in [
+        (1400, 900),
+        (1024, 768),
+        (1920, 1080),
+        (390, 844),
+        (320, 640),
+    ] {
+        viewport(&tab, width, height);
+        assert_eq!(
+            eventually(&tab, SUMMARY_FITS, "ok"),
+            "ok",
+            "at {width} x {height} px"
+        );
+    }
+    if let Ok(path) = std::env::var("GOSERVER_CARD_SCREENSHOT") {
+        viewport(&tab, 1400, 900);
+        let png = tab
+            .capture_screenshot(CaptureScreenshotFormatOption::Png, None, None, true)
+            .expect("a screenshot");
+        std::fs::write(&path, png).expect("the screenshot is written");
+    }
 }

@@ -432,6 +432,114 @@ fn a_server_that_answers_only_the_first_of_two_lines_fails_robustness_3() {
     );
 }
 
+/// A server that answers every line it does not recognise (an unknown keyword, garbage,
+/// a lower-case keyword, an empty line) with INVALID_MOVE. Of the cases outside
+/// robustness, only `moves.19` must fail: it is the one case whose lines are no command
+/// at all, which the document answers with UNKNOWN_COMMAND ("not recognized"), not
+/// INVALID_MOVE ("an invalid move"). The other refusals are of commands the server
+/// knows, where the two sentences overlap ("invalid" is in both) and either is taken;
+/// `moves.16` (`move` in lower case) is a choice, now "refused with INVALID_MOVE"; and
+/// the robustness cases that send garbage measure what answers it, so none fails there
+/// either.
+#[test]
+fn a_server_that_says_invalid_move_to_a_line_that_is_no_command_fails_moves_19() {
+    fn downstream(_: &mut Conn, line: &str) -> Vec<String> {
+        // goserver's reasons for a line it does not recognise.
+        for reason in [
+            "Unknown command ",
+            "Empty line",
+            "The line is not valid UTF-8",
+        ] {
+            if let Some(rest) = line.strip_prefix("UNKNOWN_COMMAND+")
+                && rest.starts_with(reason)
+            {
+                return vec![format!("INVALID_MOVE+{rest}")];
+            }
+        }
+        vec![line.to_string()]
+    }
+    go_defect(
+        Defect {
+            name: "INVALID_MOVE for a line that is no command",
+            downstream,
+            ..Defect::NONE
+        },
+        false,
+        &["moves.19"],
+    );
+}
+
+/// A server whose every line ends in CR LF fails nothing (the checker, like goserver,
+/// takes a `\r` before the `\n` off), and differs from goserver only in
+/// `robustness.17`, which says so; one that ends only some of its lines so is "mixed".
+#[test]
+fn a_server_whose_lines_end_in_cr_lf_is_told_so_by_robustness_17() {
+    fn every_line(_: &mut Conn, line: &str) -> Vec<String> {
+        vec![format!("{line}\r")]
+    }
+    fn moves_only(_: &mut Conn, line: &str) -> Vec<String> {
+        if line.starts_with("ACKNOWLEDGE_MOVE") {
+            return vec![format!("{line}\r")];
+        }
+        vec![line.to_string()]
+    }
+    let server = TestServer::start();
+    let crlf = Proxy::start(
+        server.addr,
+        Defect {
+            name: "CR LF",
+            downstream: every_line,
+            ..Defect::NONE
+        },
+    );
+    let outcomes = check(&go::suite(), crlf.addr, |c| {
+        c.section.slug != "robustness" || c.id == "robustness.17"
+    });
+    let (failed, detail) = failures(&outcomes);
+    assert!(failed.is_empty(), "{detail}");
+    let differ: BTreeSet<String> = outcomes
+        .iter()
+        .filter(|o| matches!(o.verdict, Verdict::Open { same: false, .. }))
+        .map(|o| o.case.id.clone())
+        .collect();
+    assert_eq!(differ, set(&["robustness.17"]));
+    let verdict = |outcomes: &[goserver::check::run::Outcome]| {
+        outcomes
+            .iter()
+            .find(|o| o.case.id == "robustness.17")
+            .map(|o| o.verdict.clone())
+            .expect("robustness.17 ran")
+    };
+    assert_eq!(
+        verdict(&outcomes),
+        Verdict::Open {
+            server: "CR LF".to_string(),
+            goserver: "LF".to_string(),
+            same: false
+        }
+    );
+    let mixed = Proxy::start(
+        server.addr,
+        Defect {
+            name: "CR LF after moves",
+            downstream: moves_only,
+            ..Defect::NONE
+        },
+    );
+    let outcomes = check(&go::suite(), mixed.addr, |c| c.id == "robustness.17");
+    // The players hear ten lines: ACKNOWLEDGE_HANDSHAKE and ACKNOWLEDGE_CONFIG each,
+    // the leader's REQUEST_CONFIG, both moves' ACKNOWLEDGE_MOVE each (these four end in
+    // CR LF), and black's refusal.
+    assert_eq!(
+        verdict(&outcomes),
+        Verdict::Open {
+            server: "mixed: 4 of 10 lines end in CR LF".to_string(),
+            goserver: "LF".to_string(),
+            same: false
+        }
+    );
+}
+
 #[test]
 fn a_server_that_crashes_on_a_long_line_fails_that_case_and_the_rest_are_gone() {
     fn crashes_on(chunk: &[u8]) -> bool {

@@ -17,7 +17,8 @@ pub const MAX_LINE_BYTES: usize = 64 * 1024;
 /// What a wait for the next line found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Heard {
-    /// A line, without its `\n` (and a `\r` before it).
+    /// A line, without its `\n` (and a `\r` before it: [`Wire::line_ends`] counts
+    /// those).
     Line(String),
     /// The server closed the connection (or reset it).
     Closed,
@@ -53,6 +54,41 @@ pub fn seconds(wait: Duration) -> String {
     }
 }
 
+/// How the lines a wire has heard ended: the server's line ends, which [`Heard::Line`]
+/// does not show (a `\r` before the `\n` is taken off).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LineEnds {
+    /// Lines that ended in `\n` alone.
+    pub lf: usize,
+    /// Lines that ended in `\r\n`.
+    pub crlf: usize,
+}
+
+/// Two wires' counts, added.
+impl std::ops::Add for LineEnds {
+    type Output = LineEnds;
+
+    fn add(self, other: LineEnds) -> LineEnds {
+        LineEnds {
+            lf: self.lf + other.lf,
+            crlf: self.crlf + other.crlf,
+        }
+    }
+}
+
+impl LineEnds {
+    /// How a report says them: `LF`, `CR LF`, `mixed: 3 of 12 lines end in CR LF`, or
+    /// `no lines` when none came.
+    pub fn describe(self) -> String {
+        match (self.lf, self.crlf) {
+            (0, 0) => "no lines".to_string(),
+            (_, 0) => "LF".to_string(),
+            (0, _) => "CR LF".to_string(),
+            (lf, crlf) => format!("mixed: {crlf} of {} lines end in CR LF", lf + crlf),
+        }
+    }
+}
+
 /// One client connection of a case.
 pub struct Wire {
     who: String,
@@ -61,6 +97,7 @@ pub struct Wire {
     log: WireLog,
     answer: Duration,
     closed: bool,
+    line_ends: LineEnds,
 }
 
 impl Wire {
@@ -96,12 +133,18 @@ impl Wire {
             log: log.clone(),
             answer,
             closed: false,
+            line_ends: LineEnds::default(),
         })
     }
 
     /// The client's label in the log: `A`, `B`, ...
     pub fn who(&self) -> &str {
         &self.who
+    }
+
+    /// How the lines heard so far ended.
+    pub fn line_ends(&self) -> LineEnds {
+        self.line_ends
     }
 
     /// The answer timeout this wire waits for a line.
@@ -191,7 +234,14 @@ impl Wire {
             .source_mut()
             .set_deadline(Instant::now().checked_add(wait));
         match self.reader.next_line() {
-            Ok(Incoming::Line(line)) => Heard::Line(line),
+            Ok(Incoming::Line(line)) => {
+                if self.reader.ended_in_cr() {
+                    self.line_ends.crlf += 1;
+                } else {
+                    self.line_ends.lf += 1;
+                }
+                Heard::Line(line)
+            }
             Ok(Incoming::TooLong) => Heard::TooLong,
             Ok(Incoming::NotUtf8) => Heard::NotText,
             Err(ReadError::TimedOut) => Heard::Silent(wait),

@@ -42,6 +42,8 @@ pub struct LineReader<R> {
     reported: bool,
     /// The bytes of the last line that was not UTF-8 (see [`LineReader::not_text`]).
     not_text: Vec<u8>,
+    /// Whether the last line returned ended in `\r\n` (see [`LineReader::ended_in_cr`]).
+    ended_in_cr: bool,
     limits: super::LineLimits,
 }
 
@@ -57,6 +59,7 @@ impl<R: Read> LineReader<R> {
             discarded: 0,
             reported: false,
             not_text: Vec::new(),
+            ended_in_cr: false,
             limits,
         }
     }
@@ -70,6 +73,12 @@ impl<R: Read> LineReader<R> {
     /// that recognises a binary message in them.
     pub fn not_text(&self) -> &[u8] {
         &self.not_text
+    }
+
+    /// Whether the last line returned ended in `\r\n` rather than `\n` alone: the `\r`
+    /// is taken off the line, and a checker that reports a server's line ends asks here.
+    pub fn ended_in_cr(&self) -> bool {
+        self.ended_in_cr
     }
 
     /// The start of a line whose `\n` has not arrived yet: what was read after the
@@ -106,7 +115,8 @@ impl<R: Read> LineReader<R> {
                 let mut line: Vec<u8> = self.buffer.drain(..=end).collect();
                 self.scanned = 0;
                 line.pop();
-                if line.last() == Some(&b'\r') {
+                self.ended_in_cr = line.last() == Some(&b'\r');
+                if self.ended_in_cr {
                     line.pop();
                 }
                 if self.discarded > 0 || line.len() > self.limits.max_line_bytes {
@@ -194,8 +204,11 @@ mod tests {
     fn splits_lines_and_strips_carriage_returns() {
         let mut r = reader(b"a+b\r\n\nc\n", 100, 1000);
         assert_eq!(r.next_line().ok(), Some(Incoming::Line("a+b".into())));
+        assert!(r.ended_in_cr());
         assert_eq!(r.next_line().ok(), Some(Incoming::Line(String::new())));
+        assert!(!r.ended_in_cr());
         assert_eq!(r.next_line().ok(), Some(Incoming::Line("c".into())));
+        assert!(!r.ended_in_cr());
         assert!(matches!(r.next_line(), Err(ReadError::Closed)));
     }
 

@@ -2,6 +2,7 @@
 
 use super::super::case::{Case, Finding, Kind, Section, Step, numbered};
 use super::super::probe::Probe;
+use super::client::GoClient;
 use super::handshake::answer_or_silence;
 use super::play::Match;
 use crate::frontend::go::protocol::{ClientCommand, ColourChoice, GameId, ServerMessage};
@@ -124,6 +125,12 @@ pub fn cases() -> Vec<Case> {
                 "Blanks around the fields (MOVE + <id> + <name> + <index>)",
                 "The protocol uses a simple structure of `commands` and `parameters` delimited by a `+` sign and terminated by a new line.",
                 blanks_around_fields,
+            ),
+            (
+                Kind::Required,
+                "A line whose keyword is no command is refused with UNKNOWN_COMMAND",
+                "UNKNOWN_COMMAND: Returned when a command is not recognized or invalid.",
+                unknown_keyword,
             ),
         ],
     )
@@ -275,6 +282,39 @@ fn two_games_apart(probe: &mut Probe) -> Step<Finding> {
     first.play(-1)?;
     second.play(0)?;
     Ok(Finding::Pass)
+}
+
+/// Lines that are no command at all, before HANDSHAKE and in a game. The document
+/// answers a command that is "not recognized" with UNKNOWN_COMMAND, and keeps
+/// INVALID_MOVE for "an invalid move": a line whose keyword is no command is no move, so
+/// here (unlike the refusals of commands it knows, where either will do) only
+/// UNKNOWN_COMMAND is right. The keyword is no near miss of one (`move` is `moves.16`).
+fn unknown_keyword(probe: &mut Probe) -> Step<Finding> {
+    let name = probe.name("Cat");
+    let mut stranger = GoClient::connect(probe, &name)?;
+    stranger.send_line(&format!("FOO+{name}"))?;
+    not_recognized(&mut stranger, "FOO is no command (sent before HANDSHAKE)")?;
+    stranger.close();
+    let mut game = Match::start(probe, 5, ColourChoice::Black)?;
+    let line = format!("FOO+{}+{}+12", game.id, game.black.name);
+    game.black.send_line(&line)?;
+    not_recognized(
+        &mut game.black,
+        "FOO is no command, though its fields are a MOVE's",
+    )?;
+    game.black.send_line("#!?")?;
+    not_recognized(&mut game.black, "'#!?' is no command at all")?;
+    // Neither changed the game: black is still to move, at 12.
+    game.play(12)?;
+    Ok(Finding::Pass)
+}
+
+/// Reads the UNKNOWN_COMMAND that answers a line that is no command; `why` says why it
+/// is none.
+fn not_recognized(client: &mut GoClient, why: &str) -> Step<()> {
+    client.expect(&format!("UNKNOWN_COMMAND+<message>: {why}"), |m| {
+        matches!(m, ServerMessage::UnknownCommand { .. }).then_some(())
+    })
 }
 
 fn draft_pass(probe: &mut Probe) -> Step<Finding> {

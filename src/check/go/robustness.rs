@@ -115,6 +115,12 @@ pub fn cases() -> Vec<Case> {
                 GAMESTATE,
                 answer_times,
             ),
+            (
+                Kind::Choice,
+                "How the server ends its lines: LF, or CR LF",
+                "The protocol uses a simple structure of `commands` and `parameters` delimited by a `+` sign and terminated by a new line.",
+                line_ends,
+            ),
         ],
     )
 }
@@ -443,5 +449,27 @@ fn answer_times(probe: &mut Probe) -> Step<Finding> {
     }
     Ok(Finding::Measured {
         summary: format!("{} moves: answers {}", times.len(), spread(&times)),
+    })
+}
+
+/// Every line of the start of a game (a handshake, the configuration, two moves and a
+/// refusal) is read with its line end. The document says "a new line" and no more, so
+/// the choice is open; but a client that splits on `\n` reads a server's CR LF as a
+/// `\r` at the end of each last field (`PLAYING;2;...0\r`, `1\r`), and every other
+/// case takes the `\r` off and cannot tell.
+fn line_ends(probe: &mut Probe) -> Step<Finding> {
+    let mut game = Match::start(probe, 5, ColourChoice::Black)?;
+    game.play_all(&[12, 6])?;
+    game.refused(12)?;
+    let ends = game.black.wire().line_ends() + game.white.wire().line_ends();
+    probe.note(&format!(
+        "of the {} lines the players heard, {} ended in LF alone and {} in CR LF",
+        ends.lf + ends.crlf,
+        ends.lf,
+        ends.crlf
+    ));
+    Ok(Finding::Open {
+        server: ends.describe(),
+        goserver: "LF".to_string(),
     })
 }

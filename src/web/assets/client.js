@@ -39,10 +39,13 @@
     return typeof value === "number" ? `${value} ms` : "-";
   }
 
-  function fact(term, value) {
-    const row = el("div", "fact");
+  // A fact of the summary: its value is text, or a <dd> made by the caller. A "wide"
+  // fact (a client's line, two dates) takes a row of its own, so that no value runs
+  // into the next column.
+  function fact(term, value, className) {
+    const row = el("div", className ? `fact ${className}` : "fact");
     row.appendChild(el("dt", "", term));
-    row.appendChild(el("dd", "", value));
+    row.appendChild(value instanceof Node ? value : el("dd", "", value));
     summary.appendChild(row);
   }
 
@@ -62,17 +65,17 @@
     fact("Time to move once told", `p50 ${ms(times.p50_ms)}, p99 ${ms(times.p99_ms)}, max ${ms(times.max_ms)} (${times.count || 0} timed)`);
     fact("Moves not made in time", card.late_moves);
     fact("Games left mid-play", card.games_left);
-    fact("Longest run of one refused line", card.repeated_line
-      ? `${card.longest_repeat}: ${card.repeated_line}`
-      : String(card.longest_repeat));
+    const run = el("dd", "", card.longest_repeat);
+    if (card.repeated_line) {
+      run.appendChild(document.createTextNode(" × "));
+      run.appendChild(el("code", "line", card.repeated_line));
+    }
+    fact("Longest run of one refused line", run, "wide");
     const seen = el("dd", "");
     seen.appendChild(when(card.first_seen));
     seen.appendChild(document.createTextNode(" – "));
     seen.appendChild(when(card.last_seen));
-    const seenRow = el("div", "fact");
-    seenRow.appendChild(el("dt", "", "Seen"));
-    seenRow.appendChild(seen);
-    summary.appendChild(seenRow);
+    fact("Seen", seen, "wide");
 
     const kinds = Array.isArray(card.mistakes) ? card.mistakes : [];
     const examples = Array.isArray(card.examples) ? card.examples : [];
