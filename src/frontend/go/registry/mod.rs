@@ -369,6 +369,7 @@ impl Registry {
                 },
             },
             Ok(ClientCommand::Exit { .. }) => {
+                release_name(&mut self.state.lock(), conn.id);
                 conn.accepted();
                 conn.close(EXIT);
                 return;
@@ -461,7 +462,8 @@ impl Registry {
     /// An EXIT that its game will accept (its own game id and name) is about to reach
     /// that game: if the game waits for a partner, nobody more is matched to it. A
     /// partner matched before is seated first and then matched anew when the leader
-    /// leaves, with a fresh ACKNOWLEDGE_HANDSHAKE, as the README's GO! choices say.
+    /// leaves, with a fresh ACKNOWLEDGE_HANDSHAKE, as the README's GO! choices say. Its
+    /// name is free from now on (see [`Registry::release_name`]).
     fn exiting(&self, conn: &Connection, game: GameId, name: &str) {
         let mut state = self.state.lock();
         let Some(entry) = state.clients.get(&conn.id) else {
@@ -469,6 +471,7 @@ impl Registry {
         };
         if entry.route.game() == Some(game) && entry.name.as_deref() == Some(name) {
             state.waiting.retain(|g| *g != game);
+            release_name(&mut state, conn.id);
         }
     }
 
@@ -808,6 +811,16 @@ fn set_game(state: &mut RegistryState, conn: ConnId, game: Option<GameId>) {
 /// it (an EXIT, a kick, a stalled output).
 fn is_connected(state: &RegistryState, conn: &Connection) -> bool {
     state.clients.contains_key(&conn.id) && !conn.is_closed()
+}
+
+/// Frees the name of a client that has sent EXIT, before its connection is closed: a
+/// client that sees the close may take the name at once (its connection thread frees
+/// the rest of its entry only a moment later).
+fn release_name(state: &mut RegistryState, conn: ConnId) {
+    let name = state.clients.get_mut(&conn).and_then(|entry| entry.name.take());
+    if let Some(name) = name {
+        state.taken_names.remove(&name);
+    }
 }
 
 /// Frees the name of the bot seated in game `id`, if any.
