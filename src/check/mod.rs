@@ -61,12 +61,22 @@ pub fn suite(protocol: Protocol) -> Suite {
     }
 }
 
+/// The exam of a client of `protocol` (`--client-cmd`): the checker plays the server.
+pub fn exam(protocol: Protocol) -> Suite {
+    match protocol {
+        Protocol::Go => go::exam::suite(),
+        Protocol::Spectrangle => spectrangle::exam::suite(),
+    }
+}
+
 /// The sections of every suite and how many cases each has, for `goserver check --help`.
 pub fn sections_help() -> String {
     let mut text =
         String::from("Sections (run one with --only <section>; --list shows every case):\n");
-    for protocol in [Protocol::Go, Protocol::Spectrangle] {
-        let suite = suite(protocol);
+    let suites = [Protocol::Go, Protocol::Spectrangle]
+        .into_iter()
+        .flat_map(|protocol| [suite(protocol), exam(protocol)]);
+    for suite in suites {
         text.push_str(&format!(
             "  {} ({}, {} cases):\n",
             suite.name,
@@ -86,7 +96,11 @@ pub fn sections_help() -> String {
 
 /// Runs `goserver check` with `options`; returns the exit status.
 pub fn main(options: &CheckOptions) -> ExitCode {
-    let suite = suite(options.protocol);
+    let suite = if options.client_cmd.is_some() {
+        exam(options.protocol)
+    } else {
+        suite(options.protocol)
+    };
     let cases = match &options.only {
         Some(patterns) => select(&suite, patterns),
         None => suite.cases.clone(),
@@ -182,6 +196,21 @@ pub fn select(suite: &Suite, patterns: &str) -> Vec<case::Case> {
 /// The address cannot be resolved or reached, or the server command cannot start a
 /// server that listens.
 fn target(options: &CheckOptions) -> Result<(Target, String), String> {
+    if let Some(command) = &options.client_cmd {
+        if !command.contains("{port}") {
+            return Err(format!(
+                "--client-cmd has no {{port}}: the checker puts the port it listens on there for each case, e.g. --client-cmd 'java -jar client.jar localhost {{port}}' ({command})"
+            ));
+        }
+        let target = Target::Client {
+            template: command.clone(),
+            start_timeout: Duration::from_secs_f64(options.start_timeout),
+        };
+        return Ok((
+            target,
+            format!("a client started for each case by: {command}"),
+        ));
+    }
     match (&options.server_cmd, &options.address) {
         (Some(command), _) => {
             let target = Target::Command {

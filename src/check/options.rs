@@ -13,15 +13,22 @@ pub struct CheckOptions {
     #[arg(value_enum)]
     pub protocol: Protocol,
     /// Where the server listens, HOST:PORT (e.g. localhost:8000); not with
-    /// --server-cmd.
-    #[arg(value_name = "HOST:PORT", required_unless_present_any = ["server_cmd", "list"], conflicts_with = "server_cmd")]
+    /// --server-cmd or --client-cmd.
+    #[arg(value_name = "HOST:PORT", required_unless_present_any = ["server_cmd", "client_cmd", "list"], conflicts_with_all = ["server_cmd", "client_cmd"])]
     pub address: Option<String>,
     /// Start the server for each case with this command (run by `sh -c`), `{port}`
     /// replaced by a free port; the case starts once the port accepts, and the server is
     /// stopped after it.
-    #[arg(long, value_name = "CMD")]
+    #[arg(long, value_name = "CMD", conflicts_with = "client_cmd")]
     pub server_cmd: Option<String>,
-    /// Seconds a started server has to accept connections on its port.
+    /// The other direction: examine a CLIENT. For each case the checker listens on a
+    /// free port, starts the client with this command (run by `sh -c`, `{port}`
+    /// replaced by that port), plays the server's side of the case and judges the
+    /// client's lines; the client is stopped after the case.
+    #[arg(long, value_name = "CMD")]
+    pub client_cmd: Option<String>,
+    /// Seconds a started server has to accept connections on its port (with
+    /// --client-cmd: a started client has to connect).
     #[arg(long, value_name = "S", default_value_t = 20.0, value_parser = positive_seconds)]
     pub start_timeout: f64,
     /// Seconds to wait for each answer; past it the step, and its case, fail.

@@ -3,6 +3,7 @@
 
 use super::log::WireLog;
 use super::step::{Failure, Step};
+use super::target::{ClientSide, describe_exit};
 use super::wire::Wire;
 use parking_lot::Mutex;
 use serde::Serialize;
@@ -66,6 +67,8 @@ pub struct Probe {
     label: Option<&'static str>,
     /// Connections kept open until the case ends, by no client of the case's.
     kept: Vec<Wire>,
+    /// The client under test, when the checker examines one and plays the server.
+    client: Option<ClientSide>,
 }
 
 impl Probe {
@@ -81,6 +84,95 @@ impl Probe {
             clients: 0,
             label: None,
             kept: Vec::new(),
+            client: None,
+        }
+    }
+
+    /// This probe examines the client `client` (the checker plays the server).
+    #[must_use]
+    pub fn examining(mut self, client: Option<ClientSide>) -> Probe {
+        self.client = client;
+        self
+    }
+
+    /// Waits for the client under test to connect (within its start timeout): the
+    /// checker's end of that connection, labelled `S` (the server it plays) in the log,
+    /// `S2`, ... for later connections.
+    ///
+    /// # Errors
+    ///
+    /// No client is examined, it did not connect in time, or it exited first.
+    pub fn accept(&mut self) -> Step<Wire> {
+        let Some(client) = self.client.clone() else {
+            return Err(Failure::new(
+                "a client under test (--client-cmd)",
+                "this case examines a client, and no --client-cmd was given",
+            ));
+        };
+        let expected = format!(
+            "the client to connect within {} s",
+            client.start_timeout.as_secs_f64()
+        );
+        let deadline = std::time::Instant::now() + client.start_timeout;
+        let listener = &client.listener;
+        listener
+            .set_nonblocking(true)
+            .map_err(|e| Failure::new(expected.clone(), e.to_string()))?;
+        loop {
+            match listener.accept() {
+                Ok((stream, _)) => {
+                    stream
+                        .set_nonblocking(false)
+                        .map_err(|e| Failure::new(expected.clone(), e.to_string()))?;
+                    let who = match self.clients {
+                        0 => "S".to_string(),
+                        n => format!("S{}", n + 1),
+                    };
+                    self.clients += 1;
+                    let wire = Wire::accepted(stream, &who, &self.log, self.timing.answer)?;
+                    if let Ok(handle) = wire.handle() {
+                        self.sockets.lock().push(handle);
+                    }
+                    return Ok(wire);
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {}
+                Err(e) => return Err(Failure::new(expected, e.to_string())),
+            }
+            if let Some(status) = client.exit_status() {
+                let output = client.output();
+                let said = if output.is_empty() {
+                    String::new()
+                } else {
+                    format!("; its last output: {}", output.join(" | "))
+                };
+                return Err(Failure::new(
+                    expected,
+                    format!(
+                        "it exited ({}) without connecting{said}",
+                        describe_exit(status)
+                    ),
+                ));
+            }
+            if std::time::Instant::now() >= deadline {
+                return Err(Failure::new(expected, "no connection came"));
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+
+    /// How the client under test has ended, if it has within `wait`: `status 0`,
+    /// `signal 9`; `None` while it runs.
+    pub fn client_exit_within(&self, wait: Duration) -> Option<String> {
+        let client = self.client.as_ref()?;
+        let deadline = std::time::Instant::now() + wait;
+        loop {
+            if let Some(status) = client.exit_status() {
+                return Some(describe_exit(status));
+            }
+            if std::time::Instant::now() >= deadline {
+                return None;
+            }
+            std::thread::sleep(Duration::from_millis(10));
         }
     }
 

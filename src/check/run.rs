@@ -140,9 +140,30 @@ fn run_one(suite: &Suite, case: &Case, tag: &str, target: &Target, timing: Timin
         }
     };
     let sockets = Sockets::default();
-    let probe = Probe::new(served.addr, timing, tag.clone(), sockets.clone());
+    let probe = Probe::new(served.addr, timing, tag.clone(), sockets.clone())
+        .examining(served.client.clone());
     let log = probe.log.clone();
     let (shots, verdict, opened) = run_body(case, probe, &sockets, timing);
+    if target.is_client() {
+        // A client's run ends with its case: it is stopped, and its last output kept
+        // for a case it failed.
+        served.stop();
+        let client_output = if verdict.is_failure() {
+            served.output()
+        } else {
+            Vec::new()
+        };
+        return Outcome {
+            case: case.clone(),
+            verdict,
+            log: log.entries(),
+            shots,
+            elapsed: began.elapsed(),
+            server_output: client_output,
+            alive: true,
+            failed_only_after: false,
+        };
+    }
     if !target.is_fresh_per_case() {
         // A shared server hears of the case's clients leaving on threads of its own:
         // let it, before the next case joins where they were.

@@ -1,6 +1,8 @@
-//! The server under test: one already running (every case shares it), or one the
+//! The program under test: a server already running (every case shares it), or one the
 //! checker starts itself with `--server-cmd`, fresh for each case and stopped after it,
-//! the best isolation (a case cannot inherit another's games or crash).
+//! the best isolation (a case cannot inherit another's games or crash); or, the other
+//! way round, a client (`--client-cmd`), started for each case against a port the
+//! checker listens on, where the checker plays the server's side.
 //!
 //! A started server runs in a process group of its own, so that stopping it stops what
 //! it started too (a shell script that runs `java`). It is ready when its port is in
@@ -40,6 +42,14 @@ pub enum Target {
         /// How long it has to accept connections on its port.
         start_timeout: Duration,
     },
+    /// A command that starts a client of the port put in place of `{port}`, where the
+    /// checker listens: the exam of a client.
+    Client {
+        /// The command, run by `sh -c`.
+        template: String,
+        /// How long it has to connect.
+        start_timeout: Duration,
+    },
 }
 
 impl Target {
@@ -57,9 +67,14 @@ impl Target {
             .ok_or_else(|| format!("'{text}' names no address"))
     }
 
-    /// Whether each case gets a server of its own.
+    /// Whether each case gets a program of its own.
     pub fn is_fresh_per_case(&self) -> bool {
-        matches!(self, Target::Command { .. })
+        matches!(self, Target::Command { .. } | Target::Client { .. })
+    }
+
+    /// Whether the program under test is a client (the checker plays the server).
+    pub fn is_client(&self) -> bool {
+        matches!(self, Target::Client { .. })
     }
 
     /// A server for the next case: the running one, or a new one started on a free port
@@ -74,18 +89,42 @@ impl Target {
             Target::Running(addr) => Ok(Served {
                 addr: *addr,
                 process: None,
+                client: None,
             }),
+            Target::Client {
+                template,
+                start_timeout,
+            } => {
+                let listener = TcpListener::bind("127.0.0.1:0")
+                    .map_err(|e| format!("cannot listen on a free port: {e}"))?;
+                let addr = listener
+                    .local_addr()
+                    .map_err(|e| format!("cannot read the port listened on: {e}"))?;
+                let command = template.replace("{port}", &addr.port().to_string());
+                let process = Arc::new(Mutex::new(Process::spawn(&command)?));
+                let client = ClientSide {
+                    listener: Arc::new(listener),
+                    process: Arc::clone(&process),
+                    start_timeout: *start_timeout,
+                };
+                Ok(Served {
+                    addr,
+                    process: Some(process),
+                    client: Some(client),
+                })
+            }
             Target::Command {
                 template,
                 start_timeout,
             } => {
                 let port = free_port()?;
                 let command = template.replace("{port}", &port.to_string());
-                let process = Process::spawn(&command)?;
+                let process = Arc::new(Mutex::new(Process::spawn(&command)?));
                 let addr = SocketAddr::from(([127, 0, 0, 1], port));
                 let mut served = Served {
                     addr,
                     process: Some(process),
+                    client: None,
                 };
                 served.wait_listening(*start_timeout, &command)?;
                 Ok(served)
@@ -102,11 +141,35 @@ fn free_port() -> Result<u16, String> {
         .map_err(|e| format!("cannot find a free port: {e}"))
 }
 
-/// The server a case runs against.
+/// The program a case runs against.
 pub struct Served {
-    /// Where it listens.
+    /// Where the server listens (the checker's own port, when it examines a client).
     pub addr: SocketAddr,
-    process: Option<Process>,
+    process: Option<Arc<Mutex<Process>>>,
+    /// The client under test and where it connects, when the checker examines one.
+    pub client: Option<ClientSide>,
+}
+
+/// The checker's side of a client under test: the port it connects to, its process.
+#[derive(Clone)]
+pub struct ClientSide {
+    /// Where the client connects.
+    pub listener: Arc<TcpListener>,
+    process: Arc<Mutex<Process>>,
+    /// How long it has to connect.
+    pub start_timeout: Duration,
+}
+
+impl ClientSide {
+    /// How the client's process ended, if it has.
+    pub fn exit_status(&self) -> Option<ExitStatus> {
+        self.process.lock().child.try_wait().ok().flatten()
+    }
+
+    /// The last lines the client printed.
+    pub fn output(&self) -> Vec<String> {
+        self.process.lock().output.lock().iter().cloned().collect()
+    }
 }
 
 impl Served {
@@ -142,8 +205,8 @@ impl Served {
     /// the checker did not start).
     pub fn exit_status(&mut self) -> Option<ExitStatus> {
         self.process
-            .as_mut()
-            .and_then(|p| p.child.try_wait().ok().flatten())
+            .as_ref()
+            .and_then(|p| p.lock().child.try_wait().ok().flatten())
     }
 
     /// Whether the checker started this server.
@@ -155,7 +218,7 @@ impl Served {
     pub fn output(&self) -> Vec<String> {
         self.process
             .as_ref()
-            .map(|p| p.output.lock().iter().cloned().collect())
+            .map(|p| p.lock().output.lock().iter().cloned().collect())
             .unwrap_or_default()
     }
 
@@ -171,19 +234,16 @@ impl Served {
     /// Stops a started server: SIGTERM to its process group, then SIGKILL after
     /// [`STOP_GRACE`]. Nothing for a running server.
     pub fn stop(&mut self) {
-        if let Some(mut process) = self.process.take() {
-            process.stop();
-            // Keep the output for the report.
-            self.process = Some(process);
+        // The output stays for the report.
+        if let Some(process) = &self.process {
+            process.lock().stop();
         }
     }
 }
 
 impl Drop for Served {
     fn drop(&mut self) {
-        if let Some(process) = &mut self.process {
-            process.stop();
-        }
+        self.stop();
     }
 }
 

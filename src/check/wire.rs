@@ -112,6 +112,26 @@ impl Wire {
             log.record(who, Direction::Note, &format!("cannot connect: {e}"));
             Failure::new(format!("a connection to {addr}"), format!("{e}"))
         })?;
+        Wire::over(stream, who, log, answer, "connected")
+    }
+
+    /// The checker's end of a connection a client under test made to it (`who` is the
+    /// checker's side: `S`, the server it plays).
+    ///
+    /// # Errors
+    ///
+    /// The socket cannot be set up.
+    pub fn accepted(stream: TcpStream, who: &str, log: &WireLog, answer: Duration) -> Step<Wire> {
+        Wire::over(stream, who, log, answer, "the client connected")
+    }
+
+    fn over(
+        stream: TcpStream,
+        who: &str,
+        log: &WireLog,
+        answer: Duration,
+        note: &str,
+    ) -> Step<Wire> {
         let setup = |stream: &TcpStream| -> std::io::Result<TcpStream> {
             stream.set_nodelay(true)?;
             stream.set_write_timeout(Some(answer))?;
@@ -119,7 +139,7 @@ impl Wire {
         };
         let reading =
             setup(&stream).map_err(|e| Failure::new("a usable connection", e.to_string()))?;
-        log.record(who, Direction::Note, "connected");
+        log.record(who, Direction::Note, note);
         Ok(Wire {
             who: who.to_string(),
             writer: stream,

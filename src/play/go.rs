@@ -53,6 +53,8 @@ struct Table {
     /// Moves the server refused in this turn.
     refused: Vec<Move>,
     refusals_in_a_row: usize,
+    /// A MOVE of the client's waits for its answer (ACKNOWLEDGE_MOVE, or a refusal).
+    move_pending: bool,
 }
 
 /// The client: its options, its connection, its bot, where it is.
@@ -236,6 +238,11 @@ impl Client<'_> {
             ServerMessage::UnknownCommand { reason } => {
                 self.say
                     .problem(&format!("the server refused a line: {reason}"));
+                // A server may refuse a move with UNKNOWN_COMMAND ("not recognized or
+                // invalid"): the move was not made, so another is chosen.
+                if self.table.as_ref().is_some_and(|t| t.move_pending) {
+                    return self.refused().map(|()| true);
+                }
             }
             ServerMessage::GameFinished {
                 winner,
@@ -323,6 +330,7 @@ impl Client<'_> {
             game,
             refused: Vec::new(),
             refusals_in_a_row: 0,
+            move_pending: false,
         });
         self.show();
         Ok(())
@@ -353,6 +361,7 @@ impl Client<'_> {
         if colour == table.colour {
             table.refused.clear();
             table.refusals_in_a_row = 0;
+            table.move_pending = false;
         }
         let agreed = table.game.play(colour, mv).is_ok()
             && table.game.board().to_protocol_string() == state.board
@@ -389,6 +398,7 @@ impl Client<'_> {
         };
         if let Some(table) = self.table.as_mut() {
             table.refused.push(mv);
+            table.move_pending = true;
         }
         self.send(&command)
     }
@@ -399,6 +409,7 @@ impl Client<'_> {
         let Some(table) = self.table.as_mut() else {
             return Ok(());
         };
+        table.move_pending = false;
         table.refusals_in_a_row += 1;
         if table.refusals_in_a_row >= REFUSALS_BEFORE_GIVING_UP {
             return Err(Outcome::Failed(format!(

@@ -9,6 +9,7 @@
 pub mod client;
 pub mod config;
 pub mod ending;
+pub mod exam;
 pub mod exit;
 pub mod handshake;
 pub mod moves;

@@ -10,6 +10,7 @@
 pub mod client;
 pub mod ending;
 pub mod errors;
+pub mod exam;
 pub mod extensions;
 pub mod join;
 pub mod moves;

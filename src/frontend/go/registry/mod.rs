@@ -817,7 +817,10 @@ fn is_connected(state: &RegistryState, conn: &Connection) -> bool {
 /// client that sees the close may take the name at once (its connection thread frees
 /// the rest of its entry only a moment later).
 fn release_name(state: &mut RegistryState, conn: ConnId) {
-    let name = state.clients.get_mut(&conn).and_then(|entry| entry.name.take());
+    let name = state
+        .clients
+        .get_mut(&conn)
+        .and_then(|entry| entry.name.take());
     if let Some(name) = name {
         state.taken_names.remove(&name);
     }
