@@ -234,7 +234,7 @@ impl Registry {
         let (extensions, place) = self.whereabouts(conn.id);
         self.check_extension(keyword, &extensions)?;
         // Before its JOIN a client has no card: its early mistakes join the named one.
-        check_state(keyword, place, conn.card().is_some())?;
+        check_state(keyword, place, card::of(conn).is_some())?;
         let command = command.map_err(|e| (e.code(), e.mistake(), e.to_string()))?;
         match command {
             Command::Join { name, lobby } => {

@@ -508,7 +508,7 @@ impl Room {
                 .iter()
                 .find(|m| m.id == id)
                 .and_then(|m| m.conn.client())
-                .and_then(|conn| conn.card());
+                .and_then(|conn| card::of(conn));
             if let Some(card) = card {
                 card.left_a_game();
             }

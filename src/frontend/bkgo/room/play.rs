@@ -7,6 +7,7 @@ use crate::engine::go::{Colour, Game, IllegalMove, Move, Point};
 use crate::engine::sgf::{self, RecordInfo, SgfError};
 use crate::front::Front;
 use crate::frontend::bkgo::protocol::{PlayerId, Refusal, ServerMessage};
+use crate::frontend::card;
 use crate::live::GoRecord;
 use crate::net::Connection;
 use crate::records;
@@ -98,7 +99,7 @@ impl Room {
     /// A client's move was accepted: its card counts it, and how long it took since
     /// the client was told it was its turn.
     fn moved(&self, conn: &Connection) {
-        if let Some(card) = conn.card() {
+        if let Some(card) = card::of(conn) {
             card.moved(self.turn_began.elapsed());
         }
     }

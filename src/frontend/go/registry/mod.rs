@@ -382,7 +382,7 @@ impl Registry {
             ),
             Ok(other) => (
                 // After a game the client has a name: it is between games, not early.
-                if conn.card().is_some() {
+                if card::of(conn).is_some() {
                     Mistake::NotInGame
                 } else {
                     Mistake::BeforeHandshake

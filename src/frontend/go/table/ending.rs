@@ -5,8 +5,8 @@ use super::{GameConfig, INTERNAL_ERROR, Occupant, Phase, Table, deadline_in, ran
 use crate::engine::go::Colour;
 use crate::engine::sgf::{self, RecordInfo};
 use crate::front::Front;
-use crate::frontend::Departure;
 use crate::frontend::go::protocol::ServerMessage;
+use crate::frontend::{Departure, card};
 use crate::records;
 use crate::results::{Ending, GameResult, GoGame};
 use std::time::SystemTime;
@@ -89,7 +89,7 @@ impl Table {
                 }
             }
             Phase::Playing => {
-                if let Some(card) = self.conn(seat).and_then(|conn| conn.card()) {
+                if let Some(card) = self.conn(seat).and_then(|conn| card::of(conn)) {
                     card.left_a_game();
                 }
                 let winner = self.name(1 - seat);
@@ -146,7 +146,7 @@ impl Table {
                 let late_seat = self.seats.iter().position(|s| s.colour == late);
                 if let Some(card) = late_seat
                     .and_then(|seat| self.conn(seat))
-                    .and_then(|conn| conn.card())
+                    .and_then(|conn| card::of(conn))
                 {
                     card.late();
                 }

@@ -3,9 +3,9 @@
 use super::{Phase, Table, state_of};
 use crate::cards::Mistake;
 use crate::engine::go::{IllegalMove, Move, Point};
-use crate::frontend::Departure;
 use crate::frontend::go::protocol::{GameId, Keyword, ServerMessage};
 use crate::frontend::go::registry::EXIT;
+use crate::frontend::{Departure, card};
 use crate::results::Ending;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
@@ -70,7 +70,7 @@ impl Table {
         if let Some(record) = &self.record {
             record.log.push(colour, mv, size);
         }
-        if let Some(card) = self.seats[seat].conn().and_then(|conn| conn.card()) {
+        if let Some(card) = self.seats[seat].conn().and_then(|conn| card::of(conn)) {
             card.moved(self.turn_began.elapsed());
         }
         self.turn_since = std::time::SystemTime::now();

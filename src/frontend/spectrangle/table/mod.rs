@@ -21,7 +21,7 @@ use super::protocol::{Command, ServerMessage};
 use super::summary::{Summary, TableId};
 use crate::engine::rng::Rng;
 use crate::engine::spectrangle::Game;
-use crate::frontend::{Context, Departure, deadline_in};
+use crate::frontend::{Context, Departure, card, deadline_in};
 use crate::net::{Brake, ConnId, Connection, Incoming, Ticket};
 use crate::results::Ending;
 use crate::workers::Finished;
@@ -294,7 +294,7 @@ impl Table {
                 }
             }
             Phase::Playing => {
-                if let Some(card) = self.seats[index].conn().and_then(|c| c.card()) {
+                if let Some(card) = self.seats[index].conn().and_then(|c| card::of(c)) {
                     card.left_a_game();
                 }
                 self.end(&what, how.ending(), Some(conn));
