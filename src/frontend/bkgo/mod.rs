@@ -105,7 +105,7 @@ impl BkgoFrontEnd {
             shutdown: context.shutdown.clone(),
             summary: Arc::clone(&summary),
             counters: Arc::clone(&context.counters),
-            records,
+            records: records.map(Arc::new),
             live: Arc::clone(&context.live),
             results: Arc::clone(&context.results),
             cards: Arc::clone(&context.cards),
