@@ -66,7 +66,7 @@ impl HandshakeRefused {
 impl Registry {
     /// Grants `wanted` (or `wanted_2`, `wanted_3`, ... if it is taken) and seats the
     /// client: in the oldest waiting game, or as the leader of a new one; then tells
-    /// it where (see [`Registry::announce`]).
+    /// it where (see `Registry::announce`).
     ///
     /// # Errors
     ///

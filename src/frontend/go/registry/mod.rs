@@ -1,5 +1,5 @@
 //! GO!'s registry: who is connected under which granted name, which games wait for a
-//! partner, and which game each client sits in. All of it is one [`RegistryState`]
+//! partner, and which game each client sits in. All of it is one `RegistryState`
 //! under one `parking_lot::Mutex`, held only for bookkeeping: never across socket I/O
 //! or a blocking call. This file holds that state, a client's arrival and the console's
 //! list of clients; each other job on it has a file of its own, adding methods to
