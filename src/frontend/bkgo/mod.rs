@@ -33,7 +33,7 @@ use crossbeam_channel::Sender;
 use event::RoomEvent;
 use parking_lot::Mutex;
 use password::PasswordGate;
-use protocol::{ServerMessage, Status};
+use protocol::{RoomStatus, ServerMessage};
 use report::ROOM_ID;
 use std::collections::HashMap;
 use std::io;
@@ -144,7 +144,7 @@ impl BkgoFrontEnd {
     /// # Errors
     ///
     /// Why the room cannot answer (closed, or too slow), one line.
-    fn status(&self) -> Result<Status, String> {
+    fn status(&self) -> Result<RoomStatus, String> {
         self.ask(RoomEvent::Status)
     }
 

@@ -3,7 +3,7 @@
 
 use super::Room;
 use crate::engine::go::{Colour, Move};
-use crate::frontend::bkgo::protocol::{ServerMessage, Status};
+use crate::frontend::bkgo::protocol::{RoomStatus, ServerMessage};
 use crate::frontend::bkgo::summary::RoomView;
 use crate::live::{self, Detail, Front, GoBoard, Snapshot};
 use std::time::SystemTime;
@@ -125,9 +125,9 @@ impl Room {
     }
 
     /// The `status` line's numbers: moves, the area score of the board, players.
-    pub(super) fn status(&self) -> Status {
+    pub(super) fn status(&self) -> RoomStatus {
         let score = self.game.score();
-        Status {
+        RoomStatus {
             moves: self.game.moves().len(),
             black: score.black_text(),
             white: score.white_text(),

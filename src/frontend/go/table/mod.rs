@@ -21,7 +21,9 @@
 //! lines for its seat are simply not sent.
 
 use super::event::{BotRefused, GameEvent, Player};
-use super::protocol::{ClientCommand, GameId, GameState, Keyword, ParseError, ServerMessage};
+use super::protocol::{
+    ClientCommand, GameId, GameState, Keyword, ParseError, Progress, ServerMessage,
+};
 use super::summary::GameSummary;
 use crate::cards::Mistake;
 use crate::engine::bot::Level;
@@ -520,9 +522,9 @@ impl Table {
 fn state_of(game: &go::Game, finished: bool) -> GameState {
     GameState {
         status: if finished {
-            super::protocol::GameStatus::Finished
+            Progress::Finished
         } else {
-            super::protocol::GameStatus::Playing
+            Progress::Playing
         },
         to_move: game.to_move(),
         board: game.board().to_protocol_string(),

@@ -13,7 +13,7 @@ use crate::front::Front;
 use crate::frontend::card;
 use crate::frontend::spectrangle::event::{Extensions, Member, TableEvent};
 use crate::frontend::spectrangle::protocol::{ErrorCode, LobbyName, PlayerName};
-use crate::frontend::spectrangle::summary::{Summary, TableId};
+use crate::frontend::spectrangle::summary::{TableId, TableSummary};
 use crate::net::{ConnId, Connection, Ticket};
 use parking_lot::Mutex;
 use std::collections::HashSet;
@@ -110,7 +110,7 @@ impl Registry {
         let id = TableId(state.next_id);
         state.next_id += 1;
         let (inbox, events) = crate::net::inbox(&self.depth, &self.context.shutdown);
-        let summary = Arc::new(Mutex::new(Summary::new(id, name.to_string())));
+        let summary = Arc::new(Mutex::new(TableSummary::new(id, name.to_string())));
         state.tables.insert(
             id,
             TableEntry {

@@ -32,7 +32,7 @@
 
 use super::event::Extensions;
 use super::protocol::PlayerName;
-use super::summary::{Summary, TableId};
+use super::summary::{TableId, TableSummary};
 use crate::frontend::{Context, Departure};
 use crate::net::{ConnId, Connection, Depth};
 use crate::workers::Finished;
@@ -76,7 +76,7 @@ struct State {
     /// Lobbies and games, oldest first.
     tables: BTreeMap<TableId, TableEntry>,
     /// The summaries of the last finished games, for the console.
-    finished: VecDeque<Summary>,
+    finished: VecDeque<TableSummary>,
     /// The id the next table gets.
     next_id: u32,
     /// The table loops started, waited for at shutdown.

@@ -161,16 +161,16 @@ impl Registry {
     }
 
     /// A client's extensions and where it sits: no table, a lobby, or a game.
-    fn whereabouts(&self, conn: ConnId) -> (Arc<Extensions>, Place) {
+    fn whereabouts(&self, conn: ConnId) -> (Arc<Extensions>, Whereabouts) {
         let state = self.state.lock();
         let Some(client) = state.clients.get(&conn) else {
-            return (Arc::default(), Place::Nowhere);
+            return (Arc::default(), Whereabouts::Nowhere);
         };
         let place = match client.table.and_then(|id| state.tables.get(&id)) {
-            None => Place::Nowhere,
+            None => Whereabouts::Nowhere,
             Some(table) => match &table.lobby {
-                Some(name) => Place::Lobby(name.to_string()),
-                None => Place::Game,
+                Some(name) => Whereabouts::Lobby(name.to_string()),
+                None => Whereabouts::Game,
             },
         };
         (Arc::clone(&client.extensions), place)
@@ -233,7 +233,7 @@ impl Registry {
 }
 
 /// Where a client sits, as far as the order of error codes cares.
-enum Place {
+enum Whereabouts {
     Nowhere,
     /// In the lobby of this name.
     Lobby(String),
@@ -244,31 +244,35 @@ enum Place {
 /// lobby) or 8 (a move in a lobby), except JOIN while seated and READY in a game (0).
 /// `named`: whether the client has joined once (else a command before JOIN is a
 /// mistake of its own kind on its card).
-fn check_state(keyword: Keyword, place: Place, named: bool) -> Result<(), Refusal> {
+fn check_state(keyword: Keyword, place: Whereabouts, named: bool) -> Result<(), Refusal> {
     match (keyword, place) {
         (Keyword::Extensions | Keyword::EnableExtension | Keyword::Lobbies, _) => Ok(()),
-        (Keyword::Join, Place::Nowhere) => Ok(()),
-        (Keyword::Join, Place::Lobby(lobby)) => Err((
+        (Keyword::Join, Whereabouts::Nowhere) => Ok(()),
+        (Keyword::Join, Whereabouts::Lobby(lobby)) => Err((
             ErrorCode::Generic,
             Mistake::SecondHandshake,
             format!("You are already in lobby {lobby}: send EXIT first to join another"),
         )),
-        (Keyword::Join, Place::Game) => Err((
+        (Keyword::Join, Whereabouts::Game) => Err((
             ErrorCode::Generic,
             Mistake::SecondHandshake,
             "You are playing a game: JOIN is possible after its SCORE, or after EXIT".into(),
         )),
-        (Keyword::Ready, Place::Game) => Err((
+        (Keyword::Ready, Whereabouts::Game) => Err((
             ErrorCode::Generic,
             Mistake::WrongState,
             "Your game has already started: READY is for lobbies".into(),
         )),
-        (Keyword::MovePlay | Keyword::MoveSwap | Keyword::MoveSkip, Place::Lobby(lobby)) => Err((
-            ErrorCode::NotInGame,
-            Mistake::NotStarted,
-            format!("Your lobby {lobby} has not started a game yet: send READY and wait for START"),
-        )),
-        (_, Place::Nowhere) => Err(not_in_lobby(keyword, named)),
+        (Keyword::MovePlay | Keyword::MoveSwap | Keyword::MoveSkip, Whereabouts::Lobby(lobby)) => {
+            Err((
+                ErrorCode::NotInGame,
+                Mistake::NotStarted,
+                format!(
+                    "Your lobby {lobby} has not started a game yet: send READY and wait for START"
+                ),
+            ))
+        }
+        (_, Whereabouts::Nowhere) => Err(not_in_lobby(keyword, named)),
         _ => Ok(()),
     }
 }

@@ -10,7 +10,7 @@ use crate::engine::spectrangle::MAX_PLAYERS;
 use crate::frontend::FINISHED_KEPT;
 use crate::frontend::spectrangle::event::{BotRefused, TableEvent};
 use crate::frontend::spectrangle::protocol::{Command, Keyword, LobbyName, PlayerName, Request};
-use crate::frontend::spectrangle::summary::{Status, Summary, TableId};
+use crate::frontend::spectrangle::summary::{TableId, TableStatus, TableSummary};
 use crate::frontend::spectrangle::table::{self, Registrar};
 use crate::net::{CloseReason, ConnId, Connection, Inbox, Incoming, Ticket};
 use crate::workers::Finished;
@@ -31,7 +31,7 @@ pub(super) struct TableEntry {
     /// waiting ([`Inbox::post`]).
     pub(super) inbox: Inbox<TableEvent>,
     /// Published by the table loop after each change.
-    pub(super) summary: Arc<Mutex<Summary>>,
+    pub(super) summary: Arc<Mutex<TableSummary>>,
     /// The lobby's name while it is a lobby; `None` once its game has started.
     pub(super) lobby: Option<LobbyName>,
     /// Whether it was opened by a JOIN without a lobby name.
@@ -59,7 +59,7 @@ impl TableEntry {
 pub(super) struct NewTable {
     pub(super) id: TableId,
     pub(super) events: crossbeam_channel::Receiver<TableEvent>,
-    pub(super) summary: Arc<Mutex<Summary>>,
+    pub(super) summary: Arc<Mutex<TableSummary>>,
 }
 
 impl Registry {
@@ -98,7 +98,7 @@ impl Registry {
         };
         if table.lobby.is_none() {
             let mut summary = table.summary.lock().clone();
-            summary.status = Status::Finished;
+            summary.status = TableStatus::Finished;
             state.finished.push_back(summary);
             while state.finished.len() > FINISHED_KEPT {
                 state.finished.pop_front();
@@ -124,7 +124,7 @@ impl Registry {
     }
 
     /// Summaries of the live tables (by id), then of the finished games kept.
-    pub fn tables(&self) -> (Vec<Summary>, Vec<Summary>) {
+    pub fn tables(&self) -> (Vec<TableSummary>, Vec<TableSummary>) {
         let state = self.state.lock();
         let live = state
             .tables
