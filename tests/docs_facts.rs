@@ -7,8 +7,8 @@
 //!   `/proc` names them (every front end, the web board, the console with and without a
 //!   terminal, games in play, the bots seated): no thread the table does not name, and
 //!   no row that no server shows.
-//! - The flags of docs/command-line.md: against `goserver --help` and `goserver check
-//!   --help`, with their defaults.
+//! - The flags of docs/command-line.md: against `goserver --help`, `goserver check
+//!   --help` and `goserver play --help`, with their defaults.
 //!
 //! A failure names the page and the line to mend.
 
@@ -713,6 +713,7 @@ fn every_flag_of_the_command_line_page_is_in_the_help_and_back() {
     let text = page("command-line.md");
     let serve = help_flags(&["--help"]);
     let check = help_flags(&["check", "--help"]);
+    let play = help_flags(&["play", "--help"]);
     // The flag tables: a row per flag of the server, its default in the second cell.
     let mut documented = BTreeMap::new();
     for (n, line) in text.lines().enumerate() {
@@ -760,7 +761,7 @@ fn every_flag_of_the_command_line_page_is_in_the_help_and_back() {
         .nth(1)
         .and_then(|s| s.split("```").nth(1))
         .unwrap_or("");
-    for flag in serve.keys().chain(check.keys()) {
+    for flag in serve.keys().chain(check.keys()).chain(play.keys()) {
         let listed = synopsis
             .split(|c: char| c.is_whitespace() || c == '[' || c == ']' || c == '|')
             .any(|w| w == flag);

@@ -2,12 +2,33 @@
 //! line refused, leaves. Each front end says which kind of mistake each refusal is;
 //! these functions put it on the right card, and never wait (a card's counts are
 //! atomics; the card registry's lock is taken only when a client names itself).
+//!
+//! Which card a client's mistakes go to (its named card, or its early card before it
+//! has a name) is kept here, in a `CardSlot` attached to its connection
+//! (`net::Attachments`): the net layer holds it and knows nothing of cards. Reading it
+//! ([`of`], on every move) takes that connection's own small lock, no lock shared
+//! with other clients.
 
 use crate::cards::{Card, Cards, Mistake, Offending, Run};
 use crate::front::Front;
 use crate::net::{Connection, Incoming, Message};
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::Arc;
+
+/// Where a connection's mistakes are counted; attached to the connection.
+#[derive(Default)]
+struct CardSlot {
+    /// The card of the name it took.
+    named: Option<Arc<Card>>,
+    /// Before it has a name: a card of its own, made at its first mistake, that joins
+    /// the named card when it takes a name.
+    early: Option<Arc<Card>>,
+}
+
+/// The card of the name the client on `conn` took, if it took one.
+pub fn of(conn: &Connection) -> Option<Arc<Card>> {
+    conn.with_attachments(|attached| attached.get::<CardSlot>()?.named.clone())
+}
 
 /// The name of the card of a client that never named itself, from `peer`'s address.
 pub fn unnamed(ip: std::net::IpAddr) -> String {
@@ -29,7 +50,13 @@ pub fn offending(line: &Incoming, max_bytes: usize) -> Offending<'_> {
 pub fn named(cards: &Cards, conn: &Connection, front: Front, name: &str) -> Arc<Card> {
     let card = cards.named(front, name);
     card.connected();
-    if let Some(early) = conn.set_card(Arc::clone(&card)) {
+    // From now on its mistakes go to `card`; its early card, if any, joins it.
+    let early = conn.with_attachments(|attached| {
+        let slot = attached.get_or_insert_with(CardSlot::default);
+        slot.named = Some(Arc::clone(&card));
+        slot.early.take()
+    });
+    if let Some(early) = early {
         card.absorb(&early);
     }
     card
@@ -38,7 +65,17 @@ pub fn named(cards: &Cards, conn: &Connection, front: Front, name: &str) -> Arc<
 /// The client on `conn` made a mistake of `kind`: `line` was refused with `answer`
 /// (the line sent, or empty when nothing was).
 pub fn mistake(conn: &Connection, front: Front, kind: Mistake, line: Offending<'_>, answer: &str) {
-    let card = conn.card_or_early(|| Card::new(front, &unnamed(conn.peer.ip())));
+    // Its named card, or else its early card, made now if it has none yet.
+    let card = conn.with_attachments(|attached| {
+        let slot = attached.get_or_insert_with(CardSlot::default);
+        match &slot.named {
+            Some(card) => Arc::clone(card),
+            None => Arc::clone(
+                slot.early
+                    .get_or_insert_with(|| Arc::new(Card::new(front, &unnamed(conn.peer.ip())))),
+            ),
+        }
+    });
     let run = match line {
         Offending::Line(text) => {
             let line_hash = fingerprint(text);
@@ -76,7 +113,8 @@ pub fn refuse(
 /// The client on `conn` is gone. If it never took a name but made mistakes, they are
 /// kept on the card of its address, `(unnamed) <ip>`.
 pub fn farewell(cards: &Cards, conn: &Connection) {
-    let Some(early) = conn.take_early_card() else {
+    let early = conn.with_attachments(|attached| attached.get_mut::<CardSlot>()?.early.take());
+    let Some(early) = early else {
         return;
     };
     if early.mistakes_total() == 0 {

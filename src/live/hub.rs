@@ -23,8 +23,10 @@ pub const FINISHED_SHOWN: usize = 50;
 /// since: a viewer that falls further behind than this sends the whole list again.
 const GONE_REMEMBERED: usize = 256;
 
+/// What the hub keeps under its one lock: the games on the web board, each with its
+/// latest snapshot, and the viewers waiting for their next change.
 #[derive(Default)]
-struct Board {
+struct HubState {
     /// The latest snapshot of every game shown, and the change that made it.
     games: HashMap<GameKey, (Arc<Snapshot>, u64)>,
     /// The finished games shown, oldest first.
@@ -47,7 +49,7 @@ struct Viewer {
 /// The web board's view of every game. One per server; game loops publish into it,
 /// the web reads from it.
 pub struct Live {
-    board: Mutex<Board>,
+    state: Mutex<HubState>,
     me: Weak<Live>,
 }
 
@@ -80,16 +82,16 @@ impl Watch {
 impl Drop for Watch {
     fn drop(&mut self) {
         if let Some(live) = self.live.upgrade() {
-            live.board.lock().viewers.retain(|v| v.id != self.id);
+            live.state.lock().viewers.retain(|v| v.id != self.id);
         }
     }
 }
 
 impl Live {
-    /// An empty board.
+    /// An empty hub: no game shown, no viewer.
     pub fn new() -> Arc<Live> {
         Arc::new_cyclic(|me| Live {
-            board: Mutex::new(Board::default()),
+            state: Mutex::new(HubState::default()),
             me: me.clone(),
         })
     }
@@ -101,60 +103,60 @@ impl Live {
         // The Bkgo room is always listed (WEB.md): it never joins the finished games
         // that make room for newer ones.
         let finished = snapshot.summary.status == Status::Finished && key.front != Front::Bkgo;
-        let mut board = self.board.lock();
-        if board
+        let mut state = self.state.lock();
+        if state
             .games
             .get(&key)
             .is_some_and(|(old, _)| old.same_as(&snapshot))
         {
             return;
         }
-        board.version += 1;
-        let version = board.version;
-        board.games.insert(key, (Arc::new(snapshot), version));
+        state.version += 1;
+        let version = state.version;
+        state.games.insert(key, (Arc::new(snapshot), version));
         // A game is on the finished list once, in the order the games ended (a second
         // finished snapshot, such as a GO! game's after its rematch was declined, keeps
         // its place), and leaves it when it plays again (a GO! rematch).
-        let listed = board.finished.contains(&key);
+        let listed = state.finished.contains(&key);
         if finished && !listed {
-            board.finished.push_back(key);
+            state.finished.push_back(key);
         } else if !finished && listed {
-            board.finished.retain(|k| *k != key);
+            state.finished.retain(|k| *k != key);
         }
-        while board.finished.len() > FINISHED_SHOWN {
-            if let Some(old) = board.finished.pop_front() {
-                forget(&mut board, old);
+        while state.finished.len() > FINISHED_SHOWN {
+            if let Some(old) = state.finished.pop_front() {
+                forget(&mut state, old);
                 // Its own viewers hear that it left (their stream ends).
-                wake_game(&board, old);
+                wake_game(&state, old);
             }
         }
-        wake(&board, key);
+        wake(&state, key);
     }
 
     /// Takes a game off the board (a Spectrangle lobby that emptied: never a game).
     pub fn remove(&self, key: GameKey) {
-        let mut board = self.board.lock();
-        if board.games.contains_key(&key) {
-            board.finished.retain(|k| *k != key);
-            forget(&mut board, key);
-            wake(&board, key);
+        let mut state = self.state.lock();
+        if state.games.contains_key(&key) {
+            state.finished.retain(|k| *k != key);
+            forget(&mut state, key);
+            wake(&state, key);
         }
     }
 
     /// Every game shown: live ones by start, newest first, then finished ones by end,
     /// newest first; the higher id first on a tie.
     pub fn games(&self) -> Vec<Arc<Snapshot>> {
-        let board = self.board.lock();
+        let state = self.state.lock();
         let mut games: Vec<Arc<Snapshot>> =
-            board.games.values().map(|(s, _)| Arc::clone(s)).collect();
-        drop(board);
+            state.games.values().map(|(s, _)| Arc::clone(s)).collect();
+        drop(state);
         sort_for_overview(&mut games);
         games
     }
 
     /// The latest snapshot of `key`, if it is shown.
     pub fn game(&self, key: GameKey) -> Option<Arc<Snapshot>> {
-        self.board
+        self.state
             .lock()
             .games
             .get(&key)
@@ -163,31 +165,31 @@ impl Live {
 
     /// The version of the board now, for [`Live::changes_since`].
     pub fn version(&self) -> u64 {
-        self.board.lock().version
+        self.state.lock().version
     }
 
     /// What changed after `version`; `None` when the viewer is too far behind to be
     /// told which games left (it starts again from the whole list).
     pub fn changes_since(&self, version: u64) -> Option<Changes> {
-        let board = self.board.lock();
-        let remembered_from = board.gone.front().map_or(0, |(v, _)| v.saturating_sub(1));
-        if board.gone.len() == GONE_REMEMBERED && version < remembered_from {
+        let state = self.state.lock();
+        let remembered_from = state.gone.front().map_or(0, |(v, _)| v.saturating_sub(1));
+        if state.gone.len() == GONE_REMEMBERED && version < remembered_from {
             return None;
         }
-        let mut changed: Vec<Arc<Snapshot>> = board
+        let mut changed: Vec<Arc<Snapshot>> = state
             .games
             .values()
             .filter(|(_, v)| *v > version)
             .map(|(s, _)| Arc::clone(s))
             .collect();
-        let gone = board
+        let gone = state
             .gone
             .iter()
             .filter(|(v, _)| *v > version)
             .map(|(_, k)| *k)
             .collect();
-        let now = board.version;
-        drop(board);
+        let now = state.version;
+        drop(state);
         sort_for_overview(&mut changed);
         Some(Changes {
             version: now,
@@ -200,10 +202,10 @@ impl Live {
     pub fn watch(&self, game: Option<GameKey>) -> Watch {
         // One slot: a wake-up not taken yet stands for every change since.
         let (wake, changes) = bounded(1);
-        let mut board = self.board.lock();
-        board.next_viewer += 1;
-        let id = board.next_viewer;
-        board.viewers.push(Viewer { id, game, wake });
+        let mut state = self.state.lock();
+        state.next_viewer += 1;
+        let id = state.next_viewer;
+        state.viewers.push(Viewer { id, game, wake });
         Watch {
             live: self.me.clone(),
             id,
@@ -213,24 +215,24 @@ impl Live {
 
     /// Viewers waiting for changes now (the console's `stats`).
     pub fn viewers(&self) -> usize {
-        self.board.lock().viewers.len()
+        self.state.lock().viewers.len()
     }
 }
 
 /// Removes `key` from the board and remembers that it left.
-fn forget(board: &mut Board, key: GameKey) {
-    board.games.remove(&key);
-    board.version += 1;
-    let version = board.version;
-    board.gone.push_back((version, key));
-    while board.gone.len() > GONE_REMEMBERED {
-        board.gone.pop_front();
+fn forget(state: &mut HubState, key: GameKey) {
+    state.games.remove(&key);
+    state.version += 1;
+    let version = state.version;
+    state.gone.push_back((version, key));
+    while state.gone.len() > GONE_REMEMBERED {
+        state.gone.pop_front();
     }
 }
 
 /// Wakes the viewers of `key` and of the overview, never waiting.
-fn wake(board: &Board, key: GameKey) {
-    for viewer in &board.viewers {
+fn wake(state: &HubState, key: GameKey) {
+    for viewer in &state.viewers {
         if viewer.game.is_none_or(|game| game == key) {
             // Full: it has a wake-up waiting already. Disconnected: it is leaving.
             let _ = viewer.wake.try_send(());
@@ -239,8 +241,8 @@ fn wake(board: &Board, key: GameKey) {
 }
 
 /// Wakes the viewers of game `key` alone, never waiting.
-fn wake_game(board: &Board, key: GameKey) {
-    for viewer in board.viewers.iter().filter(|v| v.game == Some(key)) {
+fn wake_game(state: &HubState, key: GameKey) {
+    for viewer in state.viewers.iter().filter(|v| v.game == Some(key)) {
         let _ = viewer.wake.try_send(());
     }
 }

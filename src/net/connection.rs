@@ -1,10 +1,12 @@
 //! The shared handle on one client: what its reader thread, its game and the console
-//! all hold. Sending through it is non-blocking; closing it wakes the reader.
+//! all hold. Sending through it is non-blocking; closing it wakes the reader. What a
+//! front end keeps per client beyond lines (a report card) it attaches to it
+//! ([`Attachments`]), unseen by this layer.
 
 use super::CloseReason;
+use super::attachments::Attachments;
 use super::outbox::{Closed, Outbox, OutboxHold, OutboxLimits};
 use super::{flusher::Flusher, pacer::Pacer};
-use crate::cards::Card;
 use parking_lot::Mutex;
 use std::fmt;
 use std::io;
@@ -97,18 +99,9 @@ pub struct Connection {
     traced: AtomicBool,
     /// How logs name this client: its peer address, and its name once known.
     label: Mutex<String>,
-    /// The client's report card (see `frontend::card`).
-    card: Mutex<CardSlot>,
-}
-
-/// Where a connection's mistakes are counted.
-#[derive(Default)]
-struct CardSlot {
-    /// The card of the name it took.
-    named: Option<Arc<Card>>,
-    /// Before it has a name: a card of its own, made at its first mistake, that joins
-    /// the named card when it takes a name.
-    early: Option<Arc<Card>>,
+    /// What front ends attach to this client (its report card: `frontend::card`).
+    /// A lock of its own, taken for one lookup: never shared with other clients.
+    attachments: Mutex<Attachments>,
 }
 
 impl Connection {
@@ -141,7 +134,7 @@ impl Connection {
             lines_out: AtomicU64::new(0),
             traced: AtomicBool::new(false),
             label: Mutex::new(format!("{id} {peer}")),
-            card: Mutex::new(CardSlot::default()),
+            attachments: Mutex::new(Attachments::default()),
         }))
     }
 
@@ -240,32 +233,12 @@ impl Connection {
         self.pacer.refused_line(line)
     }
 
-    /// The card of the name the client took, if it took one.
-    pub fn card(&self) -> Option<Arc<Card>> {
-        self.card.lock().named.clone()
-    }
-
-    /// The card its mistakes go to: its named card, or else its early card, which
-    /// `early` makes when it has none yet.
-    pub fn card_or_early(&self, early: impl FnOnce() -> Card) -> Arc<Card> {
-        let mut slot = self.card.lock();
-        if let Some(card) = &slot.named {
-            return Arc::clone(card);
-        }
-        Arc::clone(slot.early.get_or_insert_with(|| Arc::new(early())))
-    }
-
-    /// The client took a name: its mistakes go to `card` from now on. Returns its
-    /// early card, if it had one, for the caller to add to `card`.
-    pub fn set_card(&self, card: Arc<Card>) -> Option<Arc<Card>> {
-        let mut slot = self.card.lock();
-        slot.named = Some(card);
-        slot.early.take()
-    }
-
-    /// Its early card, if it never took a name (for the caller to keep at its end).
-    pub fn take_early_card(&self) -> Option<Arc<Card>> {
-        self.card.lock().early.take()
+    /// Runs `f` on what front ends attached to this client (see [`Attachments`]), under
+    /// the attachments' lock, and returns its result. `f` is for a lookup or a change:
+    /// it must not wait, and must not reach this connection's attachments again (the
+    /// lock is not re-entrant: the thread would wait for itself).
+    pub fn with_attachments<R>(&self, f: impl FnOnce(&mut Attachments) -> R) -> R {
+        f(&mut self.attachments.lock())
     }
 
     /// How long to wait before reading this client's next line, if it is being paced.

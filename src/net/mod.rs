@@ -1,10 +1,15 @@
 //! The network layer: lines, limits and timeouts. Shared by every front end; knows
-//! nothing of Go, Spectrangle or any protocol.
+//! nothing of Go, Spectrangle or any protocol, nor of what the front ends keep per
+//! client (its report card): it imports std, `crossbeam-channel`, `parking_lot`,
+//! `libc`, `log` and, of this crate, only the two small base modules `shutdown` and
+//! `workers`.
 //!
 //! - [`listener`]: the accept loop: one named OS thread per connection, a cap on how
 //!   many are open, a clean stop.
 //! - [`connections`]: opens connections (unique ids, the shared flusher).
 //! - [`connection`]: the shared handle on one client: its outbox, pacer, counters.
+//! - [`attachments`]: what a front end attaches to a connection (one value per type),
+//!   which this layer keeps and never reads.
 //! - [`reader`]: the read loop of a connection thread; a front end says what a line
 //!   means and how long a read may wait.
 //! - [`line_reader`]: reads `\n`-terminated lines with a length bound.
@@ -17,6 +22,7 @@
 //! - [`close`]: why the server closed a connection.
 //! - [`deadline`]: a socket read bounded by one deadline for all it reads.
 
+pub mod attachments;
 pub mod close;
 pub mod connection;
 pub mod connections;
@@ -29,6 +35,7 @@ pub mod outbox;
 pub mod pacer;
 pub mod reader;
 
+pub use attachments::Attachments;
 pub use close::CloseReason;
 pub(crate) use connection::OutputHold;
 pub use connection::{ConnId, Connection, Message};

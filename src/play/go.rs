@@ -15,7 +15,7 @@ use super::{Outcome, PlayOptions, Say};
 use crate::engine::bot::{Bot, Budget};
 use crate::engine::go::{Colour, Game, Move, Point, Rules, Setup};
 use crate::frontend::go::protocol::{
-    ClientCommand, ColourChoice, GameId, GameState, GameStatus, ServerMessage,
+    ClientCommand, ColourChoice, GameId, GameState, Progress, ServerMessage,
 };
 use crossbeam_channel::{Receiver, after, select};
 use std::time::{Duration, Instant};
@@ -369,7 +369,7 @@ impl Client<'_> {
         if !agreed && let Some(game) = position(size, state) {
             table.game = game;
         }
-        if state.status == GameStatus::Finished {
+        if state.status == Progress::Finished {
             self.stage = Stage::Ended;
         }
         self.show();

@@ -6,7 +6,7 @@ use super::client::GoClient;
 use super::handshake::answer_or_silence;
 use super::play::{Ending, Finished, Match, config, slot};
 use crate::engine::go::{Colour, Game, Rules};
-use crate::frontend::go::protocol::{ClientCommand, ColourChoice, GameStatus, ServerMessage};
+use crate::frontend::go::protocol::{ClientCommand, ColourChoice, Progress, ServerMessage};
 
 /// The section.
 pub const SECTION: Section = Section {
@@ -281,8 +281,7 @@ fn rematch(game: &mut Match) -> Step<()> {
             ),
         )?;
         ensure(
-            again.state.board == "0".repeat(size * size)
-                && again.state.status == GameStatus::Playing,
+            again.state.board == "0".repeat(size * size) && again.state.status == Progress::Playing,
             "an empty board, PLAYING, in the new ACKNOWLEDGE_CONFIG",
             again.state.to_string(),
         )?;
@@ -388,7 +387,7 @@ fn draw(probe: &mut Probe) -> Step<Finding> {
 fn final_status(probe: &mut Probe) -> Step<Finding> {
     let (_game, ending) = ended(probe)?;
     let server = match &ending.final_state[0] {
-        Some(state) if state.status == GameStatus::Finished => "FINISHED".to_string(),
+        Some(state) if state.status == Progress::Finished => "FINISHED".to_string(),
         Some(_) => "PLAYING".to_string(),
         None => "no acknowledgement of the final pass".to_string(),
     };

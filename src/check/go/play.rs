@@ -10,7 +10,7 @@ use super::client::{GoClient, Joined, Refusal};
 use crate::engine::go::{Colour, Game, IllegalMove, Move, Point, Rules};
 use crate::engine::rng::Rng;
 use crate::frontend::go::protocol::{
-    ClientCommand, ColourChoice, GameId, GameState, GameStatus, ServerMessage,
+    ClientCommand, ColourChoice, GameId, GameState, Progress, ServerMessage,
 };
 
 /// How many times a case's first client handshakes again when the server joined it
@@ -264,7 +264,7 @@ impl Match {
                 config.state.to_string(),
             )?;
             ensure(
-                config.state.status == GameStatus::Playing,
+                config.state.status == Progress::Playing,
                 "the state PLAYING in ACKNOWLEDGE_CONFIG",
                 config.state.to_string(),
             )?;
@@ -363,7 +363,7 @@ impl Match {
             game_id: self.id,
             index,
             colour,
-            state: self.state(GameStatus::Playing),
+            state: self.state(Progress::Playing),
         };
         for who in [colour, colour.opponent()] {
             let message = self.client(who).next(&expected.to_string())?;
@@ -387,7 +387,7 @@ impl Match {
     }
 
     /// The state the engine has, with `status`.
-    pub fn state(&self, status: GameStatus) -> GameState {
+    pub fn state(&self, status: Progress) -> GameState {
         GameState {
             status,
             to_move: self.engine.to_move(),

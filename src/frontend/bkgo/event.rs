@@ -1,7 +1,7 @@
 //! What the room loop receives: the vocabulary between the connection threads, the
 //! console and the room.
 
-use super::protocol::{ClientMessage, ParseError, Status};
+use super::protocol::{ClientMessage, ParseError, RoomStatus};
 use super::summary::RoomView;
 use crate::engine::bot::Level;
 use crate::engine::go::{Colour, Game};
@@ -64,7 +64,7 @@ pub enum RoomEvent {
     /// The operator seats the practice bot at this level (`bot bkgo [level]`).
     SeatBot(Level, Sender<Result<BotSeated, BotRefused>>),
     /// A `status` request asks about the room.
-    Status(Sender<Status>),
+    Status(Sender<RoomStatus>),
     /// The console asks for a detailed view.
     Inspect(Sender<RoomView>),
 }

@@ -33,7 +33,7 @@ use crossbeam_channel::Sender;
 use event::RoomEvent;
 use parking_lot::Mutex;
 use password::PasswordGate;
-use protocol::{ServerMessage, Status};
+use protocol::{RoomStatus, ServerMessage};
 use report::ROOM_ID;
 use std::collections::HashMap;
 use std::io;
@@ -105,7 +105,7 @@ impl BkgoFrontEnd {
             shutdown: context.shutdown.clone(),
             summary: Arc::clone(&summary),
             counters: Arc::clone(&context.counters),
-            records,
+            records: records.map(Arc::new),
             live: Arc::clone(&context.live),
             results: Arc::clone(&context.results),
             cards: Arc::clone(&context.cards),
@@ -144,7 +144,7 @@ impl BkgoFrontEnd {
     /// # Errors
     ///
     /// Why the room cannot answer (closed, or too slow), one line.
-    fn status(&self) -> Result<Status, String> {
+    fn status(&self) -> Result<RoomStatus, String> {
         self.ask(RoomEvent::Status)
     }
 

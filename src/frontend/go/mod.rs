@@ -1,7 +1,8 @@
 //! The GO! front end: the `+`-delimited Go protocol, two players per game.
 //!
 //! - [`protocol`]: GO! lines to typed commands, typed messages to lines (pure).
-//! - [`session`]: one client's connection thread.
+//! - [`session`]: one client's connection thread, and the one way of its lines: to
+//!   its game through its route, or to the registry when it sits in none.
 //! - [`registry`]: names, waiting games, who sits where (one mutex); with `--arena`,
 //!   the arena's waiting list and rounds.
 //! - [`pairing`]: the arena's pairing rule (pure).

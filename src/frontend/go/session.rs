@@ -1,6 +1,10 @@
 //! One GO! client's connection thread: reads its lines, has them handled (by its game
 //! if it sits in one, else by the registry), and reports when the client is gone.
 //!
+//! A line goes one way ([`deliver`]): through the client's route into the inbox of the
+//! game it sits in, or, when it sits in none, to the registry, which answers it on this
+//! thread (`registry::unseated`).
+//!
 //! Every blocking read has a bound: a client that is not in a game must send
 //! HANDSHAKE within the handshake timeout of leaving one (or of connecting); a client
 //! in a game wakes the thread at least once per handshake timeout (at most every
@@ -8,13 +12,13 @@
 //! closing the socket (kick, shutdown, output stalled).
 
 use super::event::GameEvent;
-use super::protocol::{self, ParseError, ServerMessage};
+use super::protocol::{self, ClientCommand, ParseError, ServerMessage};
 use super::registry::Registry;
 use super::route::Route;
 use crate::cards::{Mistake, Offending};
 use crate::front::Front;
 use crate::frontend::{Context, Departure, card};
-use crate::net::{self, Connection, Incoming};
+use crate::net::{self, Awaited, CloseReason, Connection, Incoming, Refused, Ticket};
 use std::net::{SocketAddr, TcpStream};
 use std::ops::ControlFlow;
 use std::sync::Arc;
@@ -96,8 +100,62 @@ impl net::Lines for Session<'_> {
             }),
             Incoming::NotUtf8 => Err(ParseError::NotUtf8),
         };
-        ControlFlow::Continue(Some(
-            self.registry.dispatch_on(self.route, conn, line, command),
-        ))
+        ControlFlow::Continue(Some(dispatch(
+            self.registry,
+            self.route,
+            conn,
+            line,
+            command,
+        )))
+    }
+}
+
+/// Has a line of the client on `route` answered (see [`deliver`]). Returns what the
+/// answer is awaited by: the client's next line is handed over only once it has come
+/// (see `net::handoff`).
+pub fn dispatch(
+    registry: &Registry,
+    route: &Route,
+    conn: &Arc<Connection>,
+    line: Incoming,
+    command: Result<ClientCommand, ParseError>,
+) -> Awaited {
+    let (ticket, awaited) = net::ticket();
+    deliver(registry, route, conn, line, command, ticket);
+    awaited
+}
+
+/// The way of a line, with its ticket: to the game the client sits in, through its
+/// route, or, when it sits in none, answered by the registry. Also the way of a line
+/// that reached a game after it ended (`Matchmaker::redispatch`), to where its client
+/// is now.
+pub fn deliver(
+    registry: &Registry,
+    route: &Route,
+    conn: &Arc<Connection>,
+    line: Incoming,
+    command: Result<ClientCommand, ParseError>,
+    ticket: Ticket,
+) {
+    if let Ok(ClientCommand::Exit { game_id, player }) = &command {
+        registry.exiting(conn, *game_id, player);
+    }
+    let event = GameEvent::Line {
+        from: Arc::clone(conn),
+        line,
+        command,
+        ticket,
+    };
+    match route.hand_over(event) {
+        Ok(()) => {}
+        Err(Refused::Gone(GameEvent::Line {
+            line,
+            command,
+            ticket: _answered_here,
+            ..
+        })) => registry.answer_unseated(conn, &line, command),
+        // Its game took nothing for the whole bound (logged): stuck. The line cannot
+        // be answered in order any more.
+        Err(_) => conn.close(CloseReason::NotAnswered(net::handoff::ANSWER_WAIT)),
     }
 }

@@ -34,7 +34,7 @@ use std::net::{SocketAddr, TcpStream};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
-use summary::{Status, Summary, TableId, TableView};
+use summary::{TableId, TableStatus, TableSummary, TableView};
 
 /// The net layer sends anything that is a `Message`; the impl lives here, where the
 /// front end joins its layers, so that `protocol` (pure) need not know `net`.
@@ -70,7 +70,7 @@ impl SpectrangleFrontEnd {
         }
     }
 
-    fn finished(&self, id: TableId) -> Option<Summary> {
+    fn finished(&self, id: TableId) -> Option<TableSummary> {
         let (_, finished) = self.registry.tables();
         finished.into_iter().rev().find(|s| s.id == id)
     }
@@ -112,7 +112,8 @@ impl FrontEnd for SpectrangleFrontEnd {
 
     fn clients(&self) -> Vec<ClientRow> {
         let (live, _) = self.registry.tables();
-        let status: HashMap<TableId, Status> = live.into_iter().map(|s| (s.id, s.status)).collect();
+        let status: HashMap<TableId, TableStatus> =
+            live.into_iter().map(|s| (s.id, s.status)).collect();
         self.registry
             .clients()
             .into_iter()
@@ -209,9 +210,12 @@ impl FrontEnd for SpectrangleFrontEnd {
         Tally {
             waiting: live
                 .iter()
-                .filter(|s| matches!(s.status, Status::Lobby { .. }))
+                .filter(|s| matches!(s.status, TableStatus::Lobby { .. }))
                 .count(),
-            playing: live.iter().filter(|s| s.status == Status::Playing).count(),
+            playing: live
+                .iter()
+                .filter(|s| s.status == TableStatus::Playing)
+                .count(),
             finished: counters.games_finished.load(Ordering::Relaxed),
         }
     }

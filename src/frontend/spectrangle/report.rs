@@ -1,16 +1,16 @@
 //! What the console shows of Spectrangle tables: a table as a `games` row, a client's
 //! state, and the `board` report. Pure functions of what the tables published.
 
-use super::summary::{Status, Summary, TableView};
+use super::summary::{TableStatus, TableSummary, TableView};
 use crate::frontend::GameRow;
 use std::fmt::Write as _;
 use std::time::Instant;
 
 /// A table as a row of the console's `games` table.
-pub fn row(summary: &Summary, now: Instant) -> GameRow {
+pub fn row(summary: &TableSummary, now: Instant) -> GameRow {
     GameRow {
         id: summary.id.to_string(),
-        live: summary.status != Status::Finished,
+        live: summary.status != TableStatus::Finished,
         status: summary.status.to_string(),
         players: players_of(summary),
         size: "-".to_string(),
@@ -22,7 +22,7 @@ pub fn row(summary: &Summary, now: Instant) -> GameRow {
     }
 }
 
-fn players_of(summary: &Summary) -> String {
+fn players_of(summary: &TableSummary) -> String {
     if summary.players.is_empty() {
         "-".to_string()
     } else {
@@ -31,7 +31,7 @@ fn players_of(summary: &Summary) -> String {
 }
 
 /// What a `players` row says a client is doing: its table's status, or `no lobby`.
-pub fn player_state(status: Option<&Status>) -> String {
+pub fn player_state(status: Option<&TableStatus>) -> String {
     status.map_or_else(|| "no lobby".to_string(), ToString::to_string)
 }
 
@@ -79,9 +79,9 @@ mod tests {
     use crate::frontend::spectrangle::summary::TableId;
     use std::time::Duration;
 
-    fn summary() -> Summary {
-        let mut s = Summary::new(TableId(3), "default".into());
-        s.status = Status::Playing;
+    fn summary() -> TableSummary {
+        let mut s = TableSummary::new(TableId(3), "default".into());
+        s.status = TableStatus::Playing;
         s.players = vec!["Ann 12".into(), "Bob 4".into()];
         s.moves = 5;
         s.to_move = Some("Bob".into());
@@ -98,7 +98,7 @@ mod tests {
         );
         assert_eq!((row.moves, row.turn.as_str(), row.live), (5, "Bob", true));
         assert_eq!(player_state(None), "no lobby");
-        let lobby = Status::Lobby {
+        let lobby = TableStatus::Lobby {
             name: "default-2".into(),
         };
         assert_eq!(player_state(Some(&lobby)), "lobby default-2");

@@ -29,7 +29,7 @@ impl fmt::Display for TableId {
 
 /// Where a table is in its life.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Status {
+pub enum TableStatus {
     /// A lobby, waiting for its players to be ready.
     Lobby { name: String },
     /// The game is being played.
@@ -38,21 +38,21 @@ pub enum Status {
     Finished,
 }
 
-impl fmt::Display for Status {
+impl fmt::Display for TableStatus {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Status::Lobby { name } => write!(f, "lobby {name}"),
-            Status::Playing => f.write_str("playing"),
-            Status::Finished => f.write_str("finished"),
+            TableStatus::Lobby { name } => write!(f, "lobby {name}"),
+            TableStatus::Playing => f.write_str("playing"),
+            TableStatus::Finished => f.write_str("finished"),
         }
     }
 }
 
 /// A table at a glance (the console's `games` row).
 #[derive(Clone, Debug)]
-pub struct Summary {
+pub struct TableSummary {
     pub id: TableId,
-    pub status: Status,
+    pub status: TableStatus,
     /// Names in join order (lobby) or turn order (game), each with `ready` or its
     /// points.
     pub players: Vec<String>,
@@ -70,12 +70,12 @@ pub struct Summary {
     pub record: Option<String>,
 }
 
-impl Summary {
+impl TableSummary {
     /// A lobby just opened, with nobody in it yet.
-    pub fn new(id: TableId, lobby: String) -> Summary {
-        Summary {
+    pub fn new(id: TableId, lobby: String) -> TableSummary {
+        TableSummary {
             id,
-            status: Status::Lobby { name: lobby },
+            status: TableStatus::Lobby { name: lobby },
             players: Vec::new(),
             moves: 0,
             to_move: None,
@@ -90,7 +90,7 @@ impl Summary {
 /// A table in detail (the console's `board` and `sgf`).
 #[derive(Clone, Debug)]
 pub struct TableView {
-    pub summary: Summary,
+    pub summary: TableSummary,
     /// The board drawn (the triangle, tiles, bonus fields), once the game started.
     pub board: Option<String>,
     /// Each player's hand, in turn order.

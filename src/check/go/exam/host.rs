@@ -9,7 +9,7 @@ use super::super::super::probe::Probe;
 use super::super::super::wire::{Heard, Wire};
 use crate::engine::go::{Colour, Game, Move, Point, Rules};
 use crate::frontend::go::protocol::{
-    self, ClientCommand, GameId, GameState, GameStatus, ServerMessage,
+    self, ClientCommand, GameId, GameState, Progress, ServerMessage,
 };
 use std::time::{Duration, Instant};
 
@@ -219,9 +219,9 @@ impl Host {
     pub fn state(&self) -> GameState {
         GameState {
             status: if self.game.is_over() {
-                GameStatus::Finished
+                Progress::Finished
             } else {
-                GameStatus::Playing
+                Progress::Playing
             },
             to_move: self.game.to_move(),
             board: self.game.board().to_protocol_string(),

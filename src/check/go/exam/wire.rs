@@ -65,7 +65,7 @@ fn split_line(probe: &mut Probe) -> Step<Finding> {
             colour: start.colour,
             size: 5,
             state: crate::frontend::go::protocol::GameState {
-                status: crate::frontend::go::protocol::GameStatus::Playing,
+                status: crate::frontend::go::protocol::Progress::Playing,
                 to_move: crate::engine::go::Colour::Black,
                 board: "0".repeat(25),
             },

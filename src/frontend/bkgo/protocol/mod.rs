@@ -17,7 +17,7 @@ pub mod server;
 
 pub use client::{ClientMessage, Expecting, ParseError, parse};
 pub use refusal::Refusal;
-pub use server::{ServerMessage, Status};
+pub use server::{RoomStatus, ServerMessage};
 
 use std::fmt;
 

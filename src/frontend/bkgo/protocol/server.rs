@@ -7,7 +7,7 @@ use std::fmt;
 
 /// The room at a glance, as `status` answers it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Status {
+pub struct RoomStatus {
     /// Moves of the current game, passes and a loaded SGF's moves included.
     pub moves: usize,
     /// Black's area score of the current board.
@@ -29,7 +29,7 @@ pub enum ServerMessage {
     Ok,
     /// `Moves made: <n>, Black score: <b>, White score: <w>, Players: <k>`, then
     /// `, Name: <name>` once the room has a name.
-    Status(Status),
+    Status(RoomStatus),
     /// `GimmePassword`: the answer to `shutdown`.
     GimmePassword,
     /// `GimmeGoPlayer`: the answer to `join`.
@@ -151,7 +151,7 @@ mod tests {
 
     #[test]
     fn formats_every_message_exactly() {
-        let status = Status {
+        let status = RoomStatus {
             moves: 47,
             black: "3".into(),
             white: "6.5".into(),
@@ -166,7 +166,7 @@ mod tests {
                 "Moves made: 47, Black score: 3, White score: 6.5, Players: 2",
             ),
             (
-                ServerMessage::Status(Status {
+                ServerMessage::Status(RoomStatus {
                     name: Some("Lab 3".into()),
                     ..status
                 }),

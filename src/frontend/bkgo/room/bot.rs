@@ -34,7 +34,11 @@ impl Room {
     pub(super) fn seat_bot(&mut self, level: Level, why: &str) -> Result<BotSeated, BotRefused> {
         let colour = self.free_seat_for_bot()?;
         self.bots_seated += 1;
-        let seed = self.settings.game_rng("bkgo", self.bots_seated).next_u64();
+        let seed = self
+            .parts
+            .settings
+            .game_rng("bkgo", self.bots_seated)
+            .next_u64();
         let thinker = Thinker::spawn(THREAD_NAME.into(), seed, level).map_err(|e| {
             log::error!("bkgo room: cannot start the practice bot's thread: {e}");
             BotRefused::NoThread(e.to_string())
@@ -81,7 +85,10 @@ impl Room {
     /// free seat at `--bot-level`.
     pub(super) fn on_bot_due(&mut self) {
         self.bot_due = None;
-        let (level, after) = (self.settings.bot_level, self.settings.bkgo.bot_after);
+        let (level, after) = (
+            self.parts.settings.bot_level,
+            self.parts.settings.bkgo.bot_after,
+        );
         let why = format!(
             "a player sat alone for {} s",
             after.unwrap_or_default().as_secs_f64()
@@ -109,6 +116,7 @@ impl Room {
     /// longer so (someone took the free seat, the player left, the game ended).
     fn time_bot_arrival(&mut self) {
         let wait = self
+            .parts
             .settings
             .bkgo
             .bot_after
@@ -136,8 +144,8 @@ impl Room {
         if self.game.to_move() != colour {
             return;
         }
-        let mut budget = Budget::until(Instant::now() + self.settings.bot_think);
-        if let Some(playouts) = self.settings.bot_playouts {
+        let mut budget = Budget::until(Instant::now() + self.parts.settings.bot_think);
+        if let Some(playouts) = self.parts.settings.bot_playouts {
             budget = budget.with_playouts(playouts);
         }
         thinker.ask(Question {

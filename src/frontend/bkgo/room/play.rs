@@ -1,20 +1,15 @@
 //! Playing on the shared board: `Place` and `Pass` with the engine's verdicts, a move
-//! accepted (a client's or the practice bot's), the end of a game and its record,
-//! `NewBoard`, a loaded SGF, the room's name.
+//! accepted (a client's or the practice bot's), `NewBoard`, a loaded SGF, the room's
+//! name. A move that ends the game hands over to `ending`.
 
-use super::{Ending, PendingEnd, RESULT_WAIT, Room, label};
+use super::Room;
 use crate::engine::go::{Colour, Game, IllegalMove, Move, Point};
-use crate::engine::sgf::{self, RecordInfo, SgfError};
-use crate::front::Front;
+use crate::engine::sgf::SgfError;
 use crate::frontend::bkgo::protocol::{PlayerId, Refusal, ServerMessage};
+use crate::frontend::card;
 use crate::live::GoRecord;
 use crate::net::Connection;
-use crate::records;
-use crate::results::{self, GameResult, result::GoGame};
-use crossbeam_channel::Receiver;
-use std::collections::VecDeque;
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
 use std::time::{Instant, SystemTime};
 
 impl Room {
@@ -98,7 +93,7 @@ impl Room {
     /// A client's move was accepted: its card counts it, and how long it took since
     /// the client was told it was its turn.
     fn moved(&self, conn: &Connection) {
-        if let Some(card) = conn.card() {
+        if let Some(card) = card::of(conn) {
             card.moved(self.turn_began.elapsed());
         }
     }
@@ -129,159 +124,16 @@ impl Room {
     /// point) ends and is scored: it bounds the memory of a game that never ends.
     fn check_move_limit(&mut self) {
         let size = self.game.size();
-        let limit = self.settings.moves_per_point.saturating_mul(size * size);
+        let limit = self
+            .parts
+            .settings
+            .moves_per_point
+            .saturating_mul(size * size);
         if !self.game.is_over() && self.game.moves().len() >= limit {
             self.end(&format!(
                 "Game over: the limit of {limit} moves was reached"
             ));
         }
-    }
-
-    /// The game ends on the board: its record is written, then the room hears the
-    /// area score and the winner. The board stays until `NewBoard`.
-    fn end(&mut self, why: &str) {
-        let score = self.game.score();
-        let verdict = match score.winner() {
-            Some(colour) => format!(
-                "{} wins by {}",
-                label(self.members.holder_name(colour).as_deref(), colour),
-                score.margin()
-            ),
-            None => "a draw".to_string(),
-        };
-        let text = format!(
-            "{why}. Area score: black {}, white {} (komi {}): {verdict}",
-            score.black_text(),
-            score.white_text(),
-            self.game.rules().komi
-        );
-        let code = sgf::score_result(&score);
-        self.record(&code);
-        let _ = self.web_record.finished.set(self.sgf(&code).into());
-        let kind = if self.game.is_over() {
-            results::Ending::Passes
-        } else {
-            results::Ending::Score
-        };
-        self.counters.games_finished.fetch_add(1, Ordering::Relaxed);
-        log::info!("bkgo room: game {} finished: {text}", self.number);
-        let ending = Ending {
-            text,
-            code,
-            at: SystemTime::now(),
-        };
-        match self.record_result(score.winner(), kind) {
-            None => self.conclude(ending),
-            Some(synced) => {
-                self.pending_end = Some(PendingEnd {
-                    ending,
-                    synced,
-                    deadline: Instant::now() + RESULT_WAIT,
-                    deferred: VecDeque::new(),
-                });
-            }
-        }
-    }
-
-    /// Tells the room how the game ended; then the practice bot, if it played, leaves
-    /// its seat: a human comes first for the next game.
-    pub(super) fn conclude(&mut self, ending: Ending) {
-        self.tell_end(ending);
-        self.bot_leaves_after_the_end();
-    }
-
-    /// Tells the room how the game ended.
-    pub(super) fn tell_end(&mut self, ending: Ending) {
-        self.broadcast(&[ServerMessage::Dialog(ending.text.clone())]);
-        self.ending = Some(ending);
-    }
-
-    /// Files the game among the results (ARENA.md: a Bkgo game is one when it ends
-    /// on the board with both seats taken), before the room hears the end. With a
-    /// results file, the line is appended and synced on a thread of its own, and the
-    /// receiver returned is disconnected once it is on disk: the room, which every
-    /// member shares, never waits for the disk.
-    fn record_result(
-        &self,
-        winner: Option<Colour>,
-        ending: results::Ending,
-    ) -> Option<Receiver<()>> {
-        let (Some(black), Some(white)) = (
-            self.members.holder_name(Colour::Black),
-            self.members.holder_name(Colour::White),
-        ) else {
-            log::info!(
-                "bkgo room: game {} is no result: a seat was empty at its end",
-                self.number
-            );
-            return None;
-        };
-        let winner = winner.map(|colour| match colour {
-            Colour::Black => black.as_str(),
-            Colour::White => white.as_str(),
-        });
-        let game = GoGame {
-            front: Front::Bkgo,
-            game: u64::from(self.number),
-            started: self.started,
-            black: &black,
-            white: &white,
-            position: &self.game,
-        };
-        let result = GameResult::of_go(&game, winner, ending);
-        self.cards.count_result(&result);
-        if !self.results.has_file() {
-            self.results.record(result);
-            return None;
-        }
-        let (on_disk, synced) = crossbeam_channel::bounded::<()>(0);
-        let results = Arc::clone(&self.results);
-        let kept = result.clone();
-        let spawned = std::thread::Builder::new()
-            .name("bkgo-result".into())
-            .spawn(move || {
-                results.record(result);
-                drop(on_disk);
-            });
-        match spawned {
-            Ok(_) => Some(synced),
-            Err(e) => {
-                log::error!(
-                    "bkgo room: no thread to record a result ({e}): the room waits for the disk"
-                );
-                self.results.record(kept);
-                None
-            }
-        }
-    }
-
-    /// Hands the game's record, with result `code`, to the records writer
-    /// (`--records`, if set): the room never waits for the disk.
-    pub(super) fn record(&self, code: &str) {
-        let Some(writer) = &self.records else {
-            return;
-        };
-        let file_name = format!("bkgo-{}-{}.sgf", records::unix_seconds(), self.number);
-        writer.save(
-            file_name,
-            self.sgf(code),
-            format!("bkgo game {}", self.number),
-        );
-    }
-
-    /// The game's SGF, with result `code` (empty while it goes on).
-    pub(super) fn sgf(&self, code: &str) -> String {
-        let black = self.members.holder_name(Colour::Black).unwrap_or_default();
-        let white = self.members.holder_name(Colour::White).unwrap_or_default();
-        sgf::write(
-            &self.game,
-            &RecordInfo {
-                black: &black,
-                white: &white,
-                result: code,
-                started: self.started,
-            },
-        )
     }
 
     /// `NewBoard` from a seated member: a new empty game of the room's size; the room
@@ -297,7 +149,7 @@ impl Room {
             return;
         }
         conn.accepted();
-        self.start(self.empty.clone());
+        self.start(self.parts.empty.clone());
         log::info!("bkgo room: game {} started by NewBoard", self.number);
         let lines = self.roster_and_board();
         self.broadcast(&lines);
@@ -355,7 +207,7 @@ impl Room {
         self.number += 1;
         self.started = SystemTime::now();
         self.turn_began = Instant::now();
-        let capacity = super::moves_allowed(&self.settings, &self.game);
+        let capacity = super::moves_allowed(&self.parts.settings, &self.game);
         self.web_record = GoRecord::start(&self.game, self.started, capacity);
     }
 

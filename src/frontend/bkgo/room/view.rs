@@ -3,7 +3,7 @@
 
 use super::Room;
 use crate::engine::go::{Colour, Move};
-use crate::frontend::bkgo::protocol::{ServerMessage, Status};
+use crate::frontend::bkgo::protocol::{RoomStatus, ServerMessage};
 use crate::frontend::bkgo::summary::RoomView;
 use crate::live::{self, Detail, Front, GoBoard, Snapshot};
 use std::time::SystemTime;
@@ -67,7 +67,7 @@ impl Room {
             watchers: Some(watchers),
         };
         let ended = self.ending.as_ref().map(|e| e.at);
-        self.live.publish(Snapshot::new(
+        self.parts.live.publish(Snapshot::new(
             summary,
             Detail::Go(GoBoard::of(Some(&self.game), Some(&self.web_record))),
             self.playing_since,
@@ -93,7 +93,7 @@ impl Room {
     /// Publishes the summary the console reads.
     fn publish_summary(&self) {
         let members = self.members.rows();
-        let mut summary = self.summary.lock();
+        let mut summary = self.parts.summary.lock();
         summary.name.clone_from(&self.name);
         summary.members = members;
         summary.size = self.game.size();
@@ -112,7 +112,7 @@ impl Room {
         });
         let score = self.game.score();
         RoomView {
-            summary: self.summary.lock().clone(),
+            summary: self.parts.summary.lock().clone(),
             board: self.game.board().render(last_stone),
             last_move,
             captures: (
@@ -125,9 +125,9 @@ impl Room {
     }
 
     /// The `status` line's numbers: moves, the area score of the board, players.
-    pub(super) fn status(&self) -> Status {
+    pub(super) fn status(&self) -> RoomStatus {
         let score = self.game.score();
-        Status {
+        RoomStatus {
             moves: self.game.moves().len(),
             black: score.black_text(),
             white: score.white_text(),

@@ -7,7 +7,7 @@ use std::fmt;
 
 /// Whether a game is still being played, as the `State` type spells it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GameStatus {
+pub enum Progress {
     /// `PLAYING`.
     Playing,
     /// `FINISHED`.
@@ -17,7 +17,7 @@ pub enum GameStatus {
 /// The protocol's `State`: `<status>;<colour to move>;<board digits>`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameState {
-    pub status: GameStatus,
+    pub status: Progress,
     pub to_move: Colour,
     /// One digit per point in index order: 0 empty, 1 black, 2 white.
     pub board: String,
@@ -26,8 +26,8 @@ pub struct GameState {
 impl fmt::Display for GameState {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let status = match self.status {
-            GameStatus::Playing => "PLAYING",
-            GameStatus::Finished => "FINISHED",
+            Progress::Playing => "PLAYING",
+            Progress::Finished => "FINISHED",
         };
         write!(f, "{status};{};{}", self.to_move.number(), self.board)
     }
@@ -348,8 +348,8 @@ impl GameState {
             ));
         };
         let status = match status {
-            "PLAYING" => GameStatus::Playing,
-            "FINISHED" => GameStatus::Finished,
+            "PLAYING" => Progress::Playing,
+            "FINISHED" => Progress::Finished,
             _ => {
                 return Err(bad(
                     keyword,
@@ -435,7 +435,7 @@ mod tests {
 
     fn state() -> GameState {
         GameState {
-            status: GameStatus::Playing,
+            status: Progress::Playing,
             to_move: Colour::White,
             board: "0000011120001200".into(),
         }

@@ -13,7 +13,7 @@ pub mod command;
 pub mod message;
 
 pub use command::{ClientCommand, ColourChoice, Keyword, MAX_NAME_CHARS, ParseError, parse};
-pub use message::{GameState, GameStatus, MessageError, ServerMessage, free_text};
+pub use message::{GameState, MessageError, Progress, ServerMessage, free_text};
 
 use std::fmt;
 

@@ -10,7 +10,8 @@
 //! and a round see the same list. Who met whom comes from the results
 //! (`results::Meetings`), read before the lock is taken.
 
-use super::{NewGame, Registry, RegistryState, set_game};
+use super::games::NewGame;
+use super::{Registry, RegistryState, set_game};
 use crate::engine::bot::Level;
 use crate::engine::go::Colour;
 use crate::engine::rng::Rng;
@@ -25,7 +26,6 @@ use crate::net::{ConnId, Connection};
 use crate::results::Meetings;
 use crate::settings::{ArenaSettings, Settings};
 use crossbeam_channel::{Receiver, Sender, at, bounded, select};
-use parking_lot::Mutex;
 use std::collections::HashMap;
 use std::io;
 use std::sync::Arc;
@@ -287,7 +287,7 @@ impl Registry {
                     is_leader: false,
                 });
             }
-            self.start_thread(Some(game));
+            self.start_loop(game);
         }
     }
 
@@ -302,46 +302,33 @@ impl Registry {
         first_colour: Colour,
     ) -> Option<(NewGame, Vec<Arc<Connection>>)> {
         let size = state.arena.as_ref()?.settings.size;
-        let id = GameId(state.next_game_id);
-        state.next_game_id += 1;
-        let (inbox, events) = crate::net::inbox(&self.depth, &self.context.shutdown);
-        let summary = Arc::new(Mutex::new(GameSummary::new(id)));
-        // The loop is not running yet: both arrive before it starts, in seat order.
-        let _ = inbox.post(GameEvent::Join(first.clone()));
+        // Both arrive before the loop starts, in seat order.
         let mut clients = vec![Arc::clone(&first.conn)];
+        let mut arrivals = vec![GameEvent::Join(first)];
+        let mut bot = None;
         match second {
             Opponent::Client(player) => {
                 clients.push(Arc::clone(&player.conn));
-                let _ = inbox.post(GameEvent::Join(player));
+                arrivals.push(GameEvent::Join(player));
             }
             Opponent::Bot(name, level) => {
-                let _ = inbox.post(GameEvent::SeatBot(name.clone(), level));
+                arrivals.push(GameEvent::SeatBot(name.clone(), level));
                 state.taken_names.insert(name.clone());
-                state.bots.insert(id, name);
+                bot = Some(name);
             }
         }
-        state.games.insert(
-            id,
-            super::GameEntry {
-                inbox,
-                summary: Arc::clone(&summary),
-            },
-        );
-        for conn in &clients {
-            set_game(state, conn.id, Some(id));
+        let arranged = Arranged {
+            size,
+            first_seat: first_colour,
+        };
+        let new_game = self.open_game(state, arrivals, Some(arranged));
+        if let Some(name) = bot {
+            state.bots.insert(new_game.id, name);
         }
-        Some((
-            NewGame {
-                id,
-                events,
-                summary,
-                arranged: Some(Arranged {
-                    size,
-                    first_seat: first_colour,
-                }),
-            },
-            clients,
-        ))
+        for conn in &clients {
+            set_game(state, conn.id, Some(new_game.id));
+        }
+        Some((new_game, clients))
     }
 
     /// The console's `arena`: shows the arena, or pauses or resumes its pairing;

@@ -10,9 +10,33 @@
 use super::{Occupant, Phase, Seat, Table};
 use crate::engine::bot::{Budget, Level};
 use crate::engine::go::{Colour, Move};
+use crate::engine::rng::Rng;
 use crate::frontend::Departure;
 use crate::frontend::thinker::{Answer, Question, Thinker, Turn};
 use std::time::{Duration, Instant};
+
+/// The practice bot's plans for this game, whether or not it sits here yet.
+pub(super) struct BotState {
+    /// The seed of its choices, should it sit here. Drawn when the game opens, so
+    /// that the colours and the bot's play follow from `--seed` whichever comes
+    /// first, the bot or a default configuration.
+    pub(super) seed: u64,
+    /// When it takes the free seat, while the leader waits (see `--bot-after`).
+    pub(super) due: Option<Instant>,
+    /// The position it was last asked about, so it is asked once per turn.
+    pub(super) asked: Option<Turn>,
+}
+
+impl BotState {
+    /// Not due, asked nothing; its seed drawn from the game's generator.
+    pub(super) fn new(rng: &mut Rng) -> BotState {
+        BotState {
+            seed: rng.next_u64(),
+            due: None,
+            asked: None,
+        }
+    }
+}
 
 impl Table {
     /// The registry seats the bot of `level` (granted `name`) as the partner of the
@@ -24,7 +48,7 @@ impl Table {
             log::warn!("game {}: no free seat for the bot {name}", self.id);
             return;
         }
-        let thinker = match Thinker::spawn(format!("bot-{}", self.id), self.bot_seed, level) {
+        let thinker = match Thinker::spawn(format!("bot-{}", self.id), self.bot.seed, level) {
             Ok(thinker) => thinker,
             Err(e) => {
                 log::error!("game {}: cannot start the bot's thread: {e}", self.id);
@@ -47,7 +71,7 @@ impl Table {
     /// unless a client has just been sent to it (then that client's Join is already
     /// in the inbox and the bot stays out).
     pub(super) fn on_bot_due(&mut self) {
-        self.bot_due = None;
+        self.bot.due = None;
         if self.phase != Phase::Gathering || self.seats.len() != 1 {
             return;
         }
@@ -62,7 +86,7 @@ impl Table {
     /// is to move (in a new round too), asks it, once per position.
     pub(super) fn prompt_bot(&mut self) {
         let Some(seat) = self.bot_seat() else { return };
-        if self.phase == Phase::RematchPending && self.rematch[seat].is_none() {
+        if self.phase == Phase::RematchPending && self.round.rematch[seat].is_none() {
             log::info!("game {}: {} accepts a rematch", self.id, self.name(seat));
             self.answer_rematch(seat, true);
         }
@@ -77,7 +101,7 @@ impl Table {
             return;
         };
         let colour = self.seats[seat].colour;
-        if game.to_move() != colour || self.bot_asked == Some(turn) {
+        if game.to_move() != colour || self.bot.asked == Some(turn) {
             return;
         }
         let Occupant::Bot { thinker, .. } = &self.seats[seat].occupant else {
@@ -93,7 +117,7 @@ impl Table {
             colour,
             budget,
         });
-        self.bot_asked = Some(turn);
+        self.bot.asked = Some(turn);
     }
 
     /// How long the bot may think: `--bot-think-ms`, but at most half the move
@@ -173,7 +197,7 @@ impl Table {
     fn turn(&self) -> Option<Turn> {
         let game = self.game.as_ref()?;
         Some(Turn {
-            round: self.round,
+            round: self.round.number,
             ply: game.moves().len(),
         })
     }

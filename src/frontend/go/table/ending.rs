@@ -5,11 +5,23 @@ use super::{GameConfig, INTERNAL_ERROR, Occupant, Phase, Table, deadline_in, ran
 use crate::engine::go::Colour;
 use crate::engine::sgf::{self, RecordInfo};
 use crate::front::Front;
-use crate::frontend::Departure;
 use crate::frontend::go::protocol::ServerMessage;
+use crate::frontend::{Departure, card};
 use crate::records;
 use crate::results::{Ending, GameResult, GoGame};
 use std::time::SystemTime;
+
+/// How the last round ended, for the console and the web board, until a rematch
+/// starts the next one.
+#[derive(Default)]
+pub(super) struct Ended {
+    /// The message of the GAME_FINISHED that ended it.
+    pub(super) message: Option<String>,
+    /// When it ended (or when a player left before the start).
+    pub(super) at: Option<SystemTime>,
+    /// Who left before the game started, when that ended it.
+    pub(super) left_before_start: Option<String>,
+}
 
 impl Table {
     /// The game ends on the board: area score, GAME_FINISHED, REQUEST_REMATCH.
@@ -55,9 +67,9 @@ impl Table {
         log::info!("game {}: {what}", self.id);
         match self.phase {
             Phase::Gathering => {
-                self.summary.lock().result = Some(format!("{what} before the start"));
-                self.left_before_start = Some(name.clone());
-                self.ended_at = Some(SystemTime::now());
+                self.published.summary.lock().result = Some(format!("{what} before the start"));
+                self.ended.left_before_start = Some(name.clone());
+                self.ended.at = Some(SystemTime::now());
                 if *how == Departure::Kicked {
                     // No game to lose yet, but a kicked client is still told; the
                     // others that leave are gone already or asked to go.
@@ -89,7 +101,7 @@ impl Table {
                 }
             }
             Phase::Playing => {
-                if let Some(card) = self.conn(seat).and_then(|conn| conn.card()) {
+                if let Some(card) = self.conn(seat).and_then(|conn| card::of(conn)) {
                     card.left_a_game();
                 }
                 let winner = self.name(1 - seat);
@@ -121,7 +133,7 @@ impl Table {
             self.seats.clear();
             self.phase = Phase::Over;
         } else {
-            self.bot_due = deadline_in(self.context.settings.bot_after);
+            self.bot.due = deadline_in(self.context.settings.bot_after);
         }
     }
 
@@ -146,7 +158,7 @@ impl Table {
                 let late_seat = self.seats.iter().position(|s| s.colour == late);
                 if let Some(card) = late_seat
                     .and_then(|seat| self.conn(seat))
-                    .and_then(|conn| conn.card())
+                    .and_then(|conn| card::of(conn))
                 {
                     card.late();
                 }
@@ -197,8 +209,8 @@ impl Table {
         if in_play {
             self.announce_end(None, INTERNAL_ERROR.into(), "Void", Ending::Error);
         } else {
-            self.ended_with = Some(INTERNAL_ERROR.into());
-            self.summary.lock().result = Some(INTERNAL_ERROR.into());
+            self.ended.message = Some(INTERNAL_ERROR.into());
+            self.published.summary.lock().result = Some(INTERNAL_ERROR.into());
         }
         self.phase = Phase::Over;
         self.publish();
@@ -220,7 +232,7 @@ impl Table {
         let played = GoGame {
             front: Front::Go,
             game: u64::from(self.id.0),
-            started: self.started,
+            started: self.round.started,
             black: self.name_of(Colour::Black),
             white: self.name_of(Colour::White),
             position: game,
@@ -232,7 +244,7 @@ impl Table {
         // The record is on disk before the players hear the game has ended.
         if let Some(dir) = &self.context.settings.records {
             let seconds = records::unix_seconds();
-            let file_name = format!("game-{}-{seconds}-{}.sgf", self.id, self.round);
+            let file_name = format!("game-{}-{seconds}-{}.sgf", self.id, self.round.number);
             records::save(dir, &file_name, &text, &format!("game {}", self.id));
         }
         self.send_all(&ServerMessage::GameFinished {
@@ -242,12 +254,12 @@ impl Table {
             white_score: score.white_text(),
             message: message.clone(),
         });
-        self.ended_with = Some(message.clone());
-        self.ended_at = Some(SystemTime::now());
-        if let Some(record) = &self.record {
+        self.ended.message = Some(message.clone());
+        self.ended.at = Some(SystemTime::now());
+        if let Some(record) = &self.published.record {
             let _ = record.finished.set(text.as_str().into());
         }
-        let mut summary = self.summary.lock();
+        let mut summary = self.published.summary.lock();
         summary.result = Some(message);
         summary.record = Some(text);
     }
@@ -257,7 +269,7 @@ impl Table {
             black: self.name_of(Colour::Black),
             white: self.name_of(Colour::White),
             result,
-            started: self.started,
+            started: self.round.started,
         }
     }
 

@@ -1,4 +1,5 @@
-//! Gathering: the players arrive, the leader configures, each round starts.
+//! Gathering: the players arrive, the leader configures, each round starts (and with
+//! it the round's times, [`Round`]).
 
 use super::{GameConfig, Occupant, Phase, Seat, Table, deadline_in, random_colour, state_of};
 use crate::cards::Mistake;
@@ -9,6 +10,55 @@ use crate::frontend::go::questions::Questions;
 use crate::frontend::go::registry::arena;
 use crate::live::GoRecord;
 use std::time::{Instant, SystemTime};
+
+/// The round in play (a rematch starts the next): which one, when it started, since
+/// when the player to move has been waited for, and the rematch answers at its end.
+pub(super) struct Round {
+    /// 1 for the first round, one more for each rematch; 0 before the start.
+    pub(super) number: u32,
+    /// When it started: the date of its record and its result.
+    pub(super) started: SystemTime,
+    /// When the player to move began to be waited for (the round's start, or the last
+    /// move), on the wall clock: what the console and the web board show.
+    pub(super) turn_since: SystemTime,
+    /// The same moment on the monotonic clock: its card's move times.
+    pub(super) turn_began: Instant,
+    /// The rematch answers by seat, once the round has ended.
+    pub(super) rematch: [Option<bool>; 2],
+}
+
+impl Round {
+    /// Before the first round.
+    pub(super) fn new() -> Round {
+        let now = SystemTime::now();
+        Round {
+            number: 0,
+            started: now,
+            turn_since: now,
+            turn_began: Instant::now(),
+            rematch: [None, None],
+        }
+    }
+
+    /// The next round, starting now: one more, its clocks from now, no rematch
+    /// answer yet.
+    fn next(&self) -> Round {
+        let now = SystemTime::now();
+        Round {
+            number: self.number + 1,
+            started: now,
+            turn_since: now,
+            turn_began: Instant::now(),
+            rematch: [None, None],
+        }
+    }
+
+    /// A move was played: the player to move now is waited for from now.
+    pub(super) fn turn_passed(&mut self) {
+        self.turn_since = SystemTime::now();
+        self.turn_began = Instant::now();
+    }
+}
 
 impl Table {
     /// Seats a player the registry has matched to this game. The registry has already told
@@ -47,7 +97,7 @@ impl Table {
             }
         } else if is_leader {
             self.deadline = deadline_in(self.context.settings.config_timeout);
-            self.bot_due = deadline_in(self.context.settings.bot_after);
+            self.bot.due = deadline_in(self.context.settings.bot_after);
         } else {
             self.partner_seated();
         }
@@ -56,7 +106,7 @@ impl Table {
     /// The second seat is taken (by a client or the bot): no more waiting for a
     /// partner, and the game starts if the leader has configured it.
     pub(super) fn partner_seated(&mut self) {
-        self.bot_due = None;
+        self.bot.due = None;
         if self.config.is_some() {
             self.start();
         }
@@ -215,15 +265,11 @@ impl Table {
             );
         }
         self.phase = Phase::Playing;
-        self.rematch = [None, None];
-        self.started = SystemTime::now();
-        self.turn_since = self.started;
-        self.turn_began = std::time::Instant::now();
+        self.round = self.round.next();
         let limit = self.context.settings.moves_per_point * config.size * config.size;
-        self.record = Some(GoRecord::start(game, self.started, limit));
-        self.ended_with = None;
-        self.ended_at = None;
-        self.round += 1;
+        self.published.record = Some(GoRecord::start(game, self.round.started, limit));
+        self.ended.message = None;
+        self.ended.at = None;
         self.deadline = self.move_deadline();
     }
 

@@ -2,13 +2,18 @@
 //! HANDSHAKE) to the last rematch answer, driven by a `select!` over the game's inbox, the shutdown signal and the
 //! game's one clock (config, move or rematch deadline, whichever applies).
 //!
-//! This file holds the loop, the game's state and the dispatch of commands; the steps
-//! of the flow are in the submodules, each adding methods to `Table`:
-//! - `gathering`: the players' arrival, the configuration, the start of each round;
+//! This file holds the loop, the game's state (`Table`, a short list of concerns) and
+//! the dispatch of commands; the steps of the flow are in the submodules, each adding
+//! methods to `Table` and keeping the state of its concern:
+//! - `seat`: who sits in a seat, a client or the practice bot;
+//! - `gathering`: the players' arrival, the configuration, the start of each round
+//!   (`Round`: its number, times and rematch answers);
 //! - `playing`: moves and passes, EXIT, rematch answers;
-//! - `ending`: how a game ends (passes, the move limit, departures, clocks, shutdown);
-//! - `bot`: the practice bot in a seat: seating it, asking it, playing its answers;
-//! - `view`: what the console sees.
+//! - `ending`: how a game ends (passes, the move limit, departures, clocks, shutdown;
+//!   `Ended`: what the last ending was);
+//! - `bot`: the practice bot in a seat: seating it, asking it, playing its answers
+//!   (`BotState`: its seed, when it is due, what it was asked);
+//! - `view`: what the console and the web board see (`Published`: what they got).
 //!
 //! A seat holds a client (with its connection) or the practice bot (with its helper
 //! thread, see `thinker`). The bot never sends or receives lines: its moves and its
@@ -16,17 +21,17 @@
 //! lines for its seat are simply not sent.
 
 use super::event::{BotRefused, GameEvent, Player};
-use super::protocol::{ClientCommand, GameId, GameState, Keyword, ParseError, ServerMessage};
-use super::questions::Questions;
+use super::protocol::{
+    ClientCommand, GameId, GameState, Keyword, ParseError, Progress, ServerMessage,
+};
 use super::summary::GameSummary;
 use crate::cards::Mistake;
 use crate::engine::bot::Level;
 use crate::engine::go::{self, Colour};
 use crate::engine::rng::Rng;
 use crate::front::Front;
-use crate::frontend::thinker::{Answer, Thinker, Turn};
+use crate::frontend::thinker::Answer;
 use crate::frontend::{Context, Departure, card, deadline_in};
-use crate::live::GoRecord;
 use crate::net::{CloseReason, ConnId, Connection, Incoming, Ticket};
 use crate::workers::Finished;
 use crossbeam_channel::{Receiver, RecvTimeoutError, at, never, select};
@@ -34,7 +39,7 @@ use parking_lot::Mutex;
 use std::io;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::Arc;
-use std::time::{Duration, Instant, SystemTime};
+use std::time::{Duration, Instant};
 
 /// What the players of a game stopped by a bug in its loop are told.
 const INTERNAL_ERROR: &str = "Internal server error: the game was stopped";
@@ -43,7 +48,14 @@ mod bot;
 mod ending;
 mod gathering;
 mod playing;
+mod seat;
 mod view;
+
+use bot::BotState;
+use ending::Ended;
+use gathering::Round;
+use seat::{Occupant, Seat};
+use view::Published;
 
 /// What a game loop asks of matchmaking. The registry implements it; a game loop knows
 /// the registry only through this trait, so the registry can start game loops without the
@@ -223,97 +235,43 @@ struct GameConfig {
     defaulted: bool,
 }
 
-/// Who sits in a seat.
-enum Occupant {
-    /// A client, with its connection.
-    Client(Player),
-    /// The server's practice bot, which thinks on its helper thread.
-    Bot { name: String, thinker: Thinker },
-}
-
-/// A seated player and its colour once the game starts.
-struct Seat {
-    occupant: Occupant,
-    colour: Colour,
-}
-
-impl Seat {
-    /// The granted name.
-    fn name(&self) -> &str {
-        match &self.occupant {
-            Occupant::Client(player) => &player.name,
-            Occupant::Bot { name, .. } => name,
-        }
-    }
-
-    /// The connection of a client; `None` for the bot.
-    fn conn(&self) -> Option<&Arc<Connection>> {
-        match &self.occupant {
-            Occupant::Client(player) => Some(&player.conn),
-            Occupant::Bot { .. } => None,
-        }
-    }
-
-    /// What a client has been asked and not answered; `None` for the bot, which is
-    /// asked nothing over the wire.
-    fn questions(&self) -> Option<&Questions> {
-        match &self.occupant {
-            Occupant::Client(player) => Some(&player.questions),
-            Occupant::Bot { .. } => None,
-        }
-    }
-}
-
-/// The state of one game, owned by its loop.
+/// The state of one game, owned by its loop: a short list of concerns. The fields of
+/// each larger concern are a struct of their own, kept in the file that changes them.
 struct Table {
+    /// The game's id.
     id: GameId,
+    /// The registry, as far as a game loop knows it.
     matchmaker: Arc<dyn Matchmaker>,
+    /// What every game shares: settings, shutdown, results, cards, the live board.
     context: Context,
-    summary: Arc<Mutex<GameSummary>>,
-    /// The leader first, then the partner.
+    /// Who sits here: the leader first, then the partner (see [`Seat`]).
     seats: Vec<Seat>,
-    config: Option<GameConfig>,
-    /// The rules engine's game, once started.
-    game: Option<go::Game>,
-    /// Its record for the web (the moves as they are played), once started.
-    record: Option<Arc<GoRecord>>,
+    /// Where the game is in its flow.
     phase: Phase,
-    /// The one clock: config, move or rematch deadline, by phase.
-    deadline: Option<Instant>,
-    /// Rematch answers by seat.
-    rematch: [Option<bool>; 2],
-    /// When the current round started, and which round it is (rematches count up).
-    started: SystemTime,
-    /// When the player to move began to be waited for (the round's start, or the last
-    /// move), on the wall clock (shown) and the monotonic one (its card's move times).
-    turn_since: SystemTime,
-    turn_began: Instant,
-    /// The line being answered, while a client's line is handled (its card's example
-    /// if it is refused).
-    answering: Option<Incoming>,
-    round: u32,
-    /// The source of the game's random colours.
-    rng: Rng,
-    /// The seed of the bot's choices, should it sit here. Drawn when the game opens,
-    /// so that the colours and the bot's play follow from `--seed` whichever comes
-    /// first, the bot or a default configuration.
-    bot_seed: u64,
-    /// When the practice bot takes the free seat, while the leader waits (see
-    /// `--bot-after`).
-    bot_due: Option<Instant>,
-    /// The position the bot was last asked about, so it is asked once per turn.
-    bot_asked: Option<Turn>,
-    /// What the web board last got: phase, seats, moves, round (see `view`).
-    published: Option<(Phase, usize, usize, u32)>,
-    /// The message of the GAME_FINISHED that ended the round, and when, until a
-    /// rematch starts a new one.
-    ended_with: Option<String>,
-    ended_at: Option<SystemTime>,
-    /// Who left before the game started, when that ended it.
-    left_before_start: Option<String>,
+    /// The board size and colours, once the leader, the config clock or the arena has
+    /// set them.
+    config: Option<GameConfig>,
     /// Set when the arena arranged the game: nobody configures it, and a rematch
     /// swaps the colours.
     arranged: Option<Arranged>,
+    /// The rules engine's game, once started.
+    game: Option<go::Game>,
+    /// The one clock: config, move or rematch deadline, by phase.
+    deadline: Option<Instant>,
+    /// The round in play: its number, its times, the rematch answers (`gathering`).
+    round: Round,
+    /// The practice bot's plans: its seed, when it takes the free seat, what it was
+    /// last asked (`bot`).
+    bot: BotState,
+    /// What the console and the web board were given (`view`).
+    published: Published,
+    /// How the last round ended, shown until a rematch starts the next (`ending`).
+    ended: Ended,
+    /// The line being answered, while a client's line is handled (its card's example
+    /// if it is refused).
+    answering: Option<Incoming>,
+    /// The source of the game's random colours (`--seed`).
+    rng: Rng,
 }
 
 impl Table {
@@ -327,28 +285,18 @@ impl Table {
         Table {
             id,
             matchmaker,
-            summary,
             seats: Vec::with_capacity(2),
-            config: None,
-            game: None,
-            record: None,
             phase: Phase::Gathering,
-            deadline: None,
-            rematch: [None, None],
-            started: SystemTime::now(),
-            turn_since: SystemTime::now(),
-            turn_began: Instant::now(),
-            answering: None,
-            round: 0,
-            bot_seed: rng.next_u64(),
-            rng,
-            bot_due: None,
-            bot_asked: None,
-            published: None,
-            ended_with: None,
-            ended_at: None,
-            left_before_start: None,
+            config: None,
             arranged: None,
+            game: None,
+            deadline: None,
+            round: Round::new(),
+            bot: BotState::new(&mut rng),
+            published: Published::new(summary),
+            ended: Ended::default(),
+            answering: None,
+            rng,
             context,
         }
     }
@@ -369,7 +317,7 @@ impl Table {
         let shutdown = self.context.shutdown.signal_for(u64::from(self.id.0));
         while self.phase != Phase::Over {
             let timer = self.deadline.map(at).unwrap_or_else(never);
-            let bot_timer = self.bot_due.map(at).unwrap_or_else(never);
+            let bot_timer = self.bot.due.map(at).unwrap_or_else(never);
             let bot_answers = self.bot_answers();
             select! {
                 recv(events) -> event => match event {
@@ -574,9 +522,9 @@ impl Table {
 fn state_of(game: &go::Game, finished: bool) -> GameState {
     GameState {
         status: if finished {
-            super::protocol::GameStatus::Finished
+            Progress::Finished
         } else {
-            super::protocol::GameStatus::Playing
+            Progress::Playing
         },
         to_move: game.to_move(),
         board: game.board().to_protocol_string(),

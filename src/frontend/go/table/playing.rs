@@ -3,9 +3,9 @@
 use super::{Phase, Table, state_of};
 use crate::cards::Mistake;
 use crate::engine::go::{IllegalMove, Move, Point};
-use crate::frontend::Departure;
 use crate::frontend::go::protocol::{GameId, Keyword, ServerMessage};
 use crate::frontend::go::registry::EXIT;
+use crate::frontend::{Departure, card};
 use crate::results::Ending;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
@@ -67,14 +67,13 @@ impl Table {
         };
         let report = game.play(colour, mv)?;
         let size = game.size();
-        if let Some(record) = &self.record {
+        if let Some(record) = &self.published.record {
             record.log.push(colour, mv, size);
         }
-        if let Some(card) = self.seats[seat].conn().and_then(|conn| conn.card()) {
-            card.moved(self.turn_began.elapsed());
+        if let Some(card) = self.seats[seat].conn().and_then(|conn| card::of(conn)) {
+            card.moved(self.round.turn_began.elapsed());
         }
-        self.turn_since = std::time::SystemTime::now();
-        self.turn_began = std::time::Instant::now();
+        self.round.turn_passed();
         let index = match mv {
             Move::Pass => -1,
             Move::Play(point) => i64::try_from(point.index(size)).unwrap_or(-1),
@@ -177,14 +176,14 @@ impl Table {
                 "SET_REMATCH answers REQUEST_REMATCH, which comes only after a game ends by two passes".into(),
             );
         }
-        if self.rematch[seat].is_some() {
+        if self.round.rematch[seat].is_some() {
             return self.reject(
                 seat,
                 Mistake::RematchTwice,
                 "You already answered the rematch request".into(),
             );
         }
-        self.rematch[seat] = Some(yes);
+        self.round.rematch[seat] = Some(yes);
         if let Some(questions) = self.seats[seat].questions() {
             questions.answer_rematch();
         }
@@ -192,7 +191,7 @@ impl Table {
         if !yes {
             log::info!("game {}: {} declined a rematch", self.id, self.name(seat));
             self.end_rematch();
-        } else if self.rematch == [Some(true), Some(true)] {
+        } else if self.round.rematch == [Some(true), Some(true)] {
             log::info!("game {}: rematch", self.id);
             self.send_all(&ServerMessage::AcknowledgeRematch { rematch: true });
             if let Some(game) = self.game.as_mut() {

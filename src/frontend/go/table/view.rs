@@ -3,8 +3,34 @@
 
 use super::{Phase, Seat, Table};
 use crate::engine::go::{self, Colour, Move};
-use crate::frontend::go::summary::{GameStatus, GameView};
-use crate::live::{self, Detail, Front, GoBoard, Snapshot};
+use crate::frontend::go::summary::{GameStatus, GameSummary, GameView};
+use crate::live::{self, Detail, Front, GoBoard, GoRecord, Snapshot};
+use parking_lot::Mutex;
+use std::sync::Arc;
+
+/// What the console and the web board were given of the game.
+pub(super) struct Published {
+    /// The summary the console reads, updated after every event (shared with the
+    /// registry).
+    pub(super) summary: Arc<Mutex<GameSummary>>,
+    /// The round's record for the web board (the moves as they are played), once a
+    /// round has started.
+    pub(super) record: Option<Arc<GoRecord>>,
+    /// What the web board last got: phase, seats, moves, round. A new snapshot is
+    /// made only when it changes.
+    pub(super) mark: Option<(Phase, usize, usize, u32)>,
+}
+
+impl Published {
+    /// Nothing published yet; the console reads `summary`.
+    pub(super) fn new(summary: Arc<Mutex<GameSummary>>) -> Published {
+        Published {
+            summary,
+            record: None,
+            mark: None,
+        }
+    }
+}
 
 impl Table {
     pub(super) fn status(&self) -> GameStatus {
@@ -25,10 +51,10 @@ impl Table {
             self.phase,
             self.seats.len(),
             self.moves_played(),
-            self.round,
+            self.round.number,
         );
-        if self.published != Some(mark) {
-            self.published = Some(mark);
+        if self.published.mark != Some(mark) {
+            self.published.mark = Some(mark);
             self.context.live.publish(self.snapshot());
         }
     }
@@ -55,9 +81,10 @@ impl Table {
             })
             .collect();
         let game = self.game.as_ref().filter(|_| self.config.is_some());
-        let result = match (status, &self.ended_with) {
+        let result = match (status, &self.ended.message) {
             (live::Status::Finished, Some(message)) => Some(message.clone()),
             (live::Status::Finished, None) => self
+                .ended
                 .left_before_start
                 .as_ref()
                 .map(|name| format!("{name} left before the start")),
@@ -77,17 +104,17 @@ impl Table {
                 _ => None,
             },
             turn_since: (status == live::Status::Playing)
-                .then(|| crate::results::result::at(self.turn_since)),
+                .then(|| crate::results::result::at(self.round.turn_since)),
             result,
             watchers: None,
         };
         let ended = (status == live::Status::Finished)
-            .then_some(self.ended_at)
+            .then_some(self.ended.at)
             .flatten();
-        let started = game.map(|_| self.started);
+        let started = game.map(|_| self.round.started);
         Snapshot::new(
             summary,
-            Detail::Go(GoBoard::of(game, self.record.as_ref())),
+            Detail::Go(GoBoard::of(game, self.published.record.as_ref())),
             started,
             ended,
         )
@@ -96,7 +123,7 @@ impl Table {
     /// Updates the summary the console reads.
     fn publish_summary(&self) {
         let colour_of = |seat: &Seat| self.game.as_ref().map(|_| seat.colour);
-        let mut summary = self.summary.lock();
+        let mut summary = self.published.summary.lock();
         let seats_changed = summary.players.len() != self.seats.len()
             || summary
                 .players
@@ -117,11 +144,11 @@ impl Table {
             Phase::Playing => self.game.as_ref().map(go::Game::to_move),
             _ => None,
         };
-        summary.turn_since = (self.phase == Phase::Playing).then_some(self.turn_since);
+        summary.turn_since = (self.phase == Phase::Playing).then_some(self.round.turn_since);
     }
 
     pub(super) fn view(&self) -> GameView {
-        let summary = self.summary.lock().clone();
+        let summary = self.published.summary.lock().clone();
         let Some(game) = &self.game else {
             return GameView {
                 summary,

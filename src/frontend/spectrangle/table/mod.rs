@@ -18,10 +18,10 @@ mod view;
 
 use super::event::{BotRefused, TableEvent};
 use super::protocol::{Command, ServerMessage};
-use super::summary::{Summary, TableId};
+use super::summary::{TableId, TableSummary};
 use crate::engine::rng::Rng;
 use crate::engine::spectrangle::Game;
-use crate::frontend::{Context, Departure, deadline_in};
+use crate::frontend::{Context, Departure, card, deadline_in};
 use crate::net::{Brake, ConnId, Connection, Incoming, Ticket};
 use crate::results::Ending;
 use crate::workers::Finished;
@@ -64,7 +64,7 @@ pub fn spawn(
     registrar: Arc<dyn Registrar>,
     context: Context,
     events: Receiver<TableEvent>,
-    summary: Arc<Mutex<Summary>>,
+    summary: Arc<Mutex<TableSummary>>,
 ) -> io::Result<Finished> {
     let threads = Arc::clone(&context.game_threads);
     threads.run(move || run(id, &registrar, context, &events, summary))
@@ -78,7 +78,7 @@ fn run(
     registrar: &Arc<dyn Registrar>,
     context: Context,
     events: &Receiver<TableEvent>,
-    summary: Arc<Mutex<Summary>>,
+    summary: Arc<Mutex<TableSummary>>,
 ) {
     let mut table = Table::new(id, Arc::clone(registrar), context, summary);
     let outcome = panic::catch_unwind(AssertUnwindSafe(|| table.serve(events)));
@@ -133,7 +133,7 @@ struct Table {
     id: TableId,
     registrar: Arc<dyn Registrar>,
     context: Context,
-    summary: Arc<Mutex<Summary>>,
+    summary: Arc<Mutex<TableSummary>>,
     /// In join order in the lobby, in turn order once the game starts: player `i` of
     /// the game is `seats[i]`.
     seats: Vec<Seat>,
@@ -172,7 +172,7 @@ impl Table {
         id: TableId,
         registrar: Arc<dyn Registrar>,
         context: Context,
-        summary: Arc<Mutex<Summary>>,
+        summary: Arc<Mutex<TableSummary>>,
     ) -> Table {
         let rng = context.settings.game_rng("spectrangle", u64::from(id.0));
         Table {
@@ -294,7 +294,7 @@ impl Table {
                 }
             }
             Phase::Playing => {
-                if let Some(card) = self.seats[index].conn().and_then(|c| c.card()) {
+                if let Some(card) = self.seats[index].conn().and_then(|c| card::of(c)) {
                     card.left_a_game();
                 }
                 self.end(&what, how.ending(), Some(conn));

@@ -124,7 +124,7 @@ impl Table {
         }?;
         self.timeouts[player] = 0;
         // On the mover's card before anyone hears of the move.
-        if let Some(card) = self.seats[player].conn().and_then(|conn| conn.card()) {
+        if let Some(card) = self.seats[player].conn().and_then(|conn| card::of(conn)) {
             card.moved(self.turn_began.elapsed());
         }
         self.announce(&update);
@@ -145,7 +145,7 @@ impl Table {
         };
         let name = self.name_of(player);
         log::info!("spectrangle {}: {name} did not move in time", self.id);
-        if let Some(card) = self.seats[player].conn().and_then(|c| c.card()) {
+        if let Some(card) = self.seats[player].conn().and_then(|c| card::of(c)) {
             card.late();
         }
         self.announce(&ServerMessage::Skipped { player: name });

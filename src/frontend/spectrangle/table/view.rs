@@ -3,7 +3,7 @@
 
 use super::{Phase, Table};
 use crate::engine::spectrangle::{Game, Location, Tile};
-use crate::frontend::spectrangle::summary::{Status, TableView};
+use crate::frontend::spectrangle::summary::{TableStatus, TableView};
 use crate::live::{
     self, Bonus, Detail, Front, GameKey, Snapshot, SpectrangleBoard, SpectranglePlayer,
 };
@@ -132,8 +132,8 @@ impl Table {
         let mut summary = self.summary.lock();
         match self.phase {
             Phase::Lobby => {}
-            Phase::Playing => summary.status = Status::Playing,
-            Phase::Over => summary.status = Status::Finished,
+            Phase::Playing => summary.status = TableStatus::Playing,
+            Phase::Over => summary.status = TableStatus::Finished,
         }
         summary.players = players;
         summary.moves = self.game.as_ref().map_or(0, |g| g.history().len());
