@@ -681,6 +681,8 @@ fn the_notation_is_read_as_documented() {
 /// stands for the fresh server's.
 #[derive(Clone, Debug)]
 struct CheckerRun {
+    /// `check` (a ```checker block) or `play` (a ```play block).
+    command: &'static str,
     file: String,
     line: usize,
     front: Front,
@@ -692,27 +694,64 @@ struct CheckerRun {
     output: Vec<String>,
 }
 
-/// Every checker block of `text`, read from `file`.
+/// The flags of the fresh server a ```play block runs against: its bot takes the free
+/// seat after a second, and both bots stop after a fixed number of simulations (level
+/// 2, a deadline of a minute), so the games are the same on any machine.
+const PLAY_SERVER_FLAGS: [&str; 8] = [
+    "--bot-after",
+    "1",
+    "--bot-level",
+    "2",
+    "--bot-think-ms",
+    "60000",
+    "--seed",
+    "1",
+];
+
+/// Every checker block (```checker) and play block (```play) of `text`, read from
+/// `file`.
 fn checker_runs(file: &str, text: &str) -> Result<Vec<CheckerRun>, String> {
     let mut runs = Vec::new();
     let mut lines = text.lines().enumerate();
     while let Some((index, line)) = lines.next() {
-        let Some(info) = line.trim_start().strip_prefix("```checker") else {
-            continue;
+        let opening = line.trim_start();
+        let (command, info) = match (
+            opening.strip_prefix("```checker"),
+            opening.strip_prefix("```play"),
+        ) {
+            (Some(info), _) => ("check", info),
+            (_, Some(info)) => ("play", info),
+            _ => continue,
         };
         let front = Front::parse(info.trim())
             .filter(|f| *f != Front::Bkgo)
-            .ok_or_else(|| format!("{file}:{}: expected ```checker go|spectrangle", index + 1))?;
-        let (_, command) = lines
+            .ok_or_else(|| {
+                format!(
+                    "{file}:{}: expected ```checker or ```play, then go|spectrangle",
+                    index + 1
+                )
+            })?;
+        let (_, shown) = lines
             .next()
-            .ok_or_else(|| format!("{file}:{}: an empty checker block", index + 1))?;
-        let words: Vec<&str> = command.split_whitespace().collect();
-        let ["$", "goserver", "check", _protocol, address, flags @ ..] = &words[..] else {
+            .ok_or_else(|| format!("{file}:{}: an empty {command} block", index + 1))?;
+        let words: Vec<&str> = shown.split_whitespace().collect();
+        let ["$", "goserver", word, _protocol, address, flags @ ..] = &words[..] else {
             return Err(format!(
-                "{file}:{}: expected `$ goserver check <protocol> <address> [flags]`, got {command:?}",
+                "{file}:{}: expected `$ goserver {command} <protocol> <address> [flags]`, got {shown:?}",
                 index + 2
             ));
         };
+        if *word != command {
+            return Err(format!(
+                "{file}:{}: a ```{} block shows `goserver {word}`",
+                index + 2,
+                if command == "check" {
+                    "checker"
+                } else {
+                    "play"
+                }
+            ));
+        }
         let mut output = Vec::new();
         for (_, line) in lines.by_ref() {
             if line.trim_start().starts_with("```") {
@@ -721,6 +760,7 @@ fn checker_runs(file: &str, text: &str) -> Result<Vec<CheckerRun>, String> {
             output.push(line.to_string());
         }
         runs.push(CheckerRun {
+            command,
             file: file.to_string(),
             line: index + 1,
             front,
@@ -774,15 +814,20 @@ fn without_times(line: &str) -> String {
 
 /// Runs `run` against a fresh server; a mismatch names its file and line.
 fn check_run(run: &CheckerRun) -> Result<(), String> {
-    let server =
-        Server::start(run.front, &[]).map_err(|e| format!("{}:{}: {e}", run.file, run.line))?;
+    let server_flags: Vec<String> = if run.command == "play" {
+        PLAY_SERVER_FLAGS.iter().map(|f| (*f).to_string()).collect()
+    } else {
+        Vec::new()
+    };
+    let server = Server::start(run.front, &server_flags)
+        .map_err(|e| format!("{}:{}: {e}", run.file, run.line))?;
     let address = format!("127.0.0.1:{}", server.port);
     let protocol = match run.front {
         Front::Go => "go",
         _ => "spectrangle",
     };
     let printed = Command::new(env!("CARGO_BIN_EXE_goserver"))
-        .args(["check", protocol, &address])
+        .args([run.command, protocol, &address])
         .args(&run.flags)
         .stdin(Stdio::null())
         .output()
@@ -825,8 +870,14 @@ fn every_checker_run_in_the_docs_prints_as_shown() {
         runs.extend(checker_runs(&name, &text).unwrap_or_else(|e| panic!("{e}")));
     }
     assert!(
-        runs.iter().any(|r| r.file == "README.md"),
+        runs.iter()
+            .any(|r| r.file == "README.md" && r.command == "check"),
         "README.md shows no checker run"
+    );
+    assert!(
+        runs.iter()
+            .any(|r| r.file == "README.md" && r.command == "play"),
+        "README.md shows no goserver play run"
     );
     let failures: Vec<String> = runs.iter().filter_map(|run| check_run(run).err()).collect();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
