@@ -36,9 +36,9 @@ use std::time::Duration;
 const MEMBERS: usize = 64;
 
 /// What the room loop hears from the connection threads: a member's name, a line it
-/// said (with the ticket the room drops once the line is answered), its leaving.
+/// said (each with the ticket the room drops once the line is answered), its leaving.
 enum Event {
-    Joined(Arc<Connection>, String),
+    Joined(Arc<Connection>, String, Ticket),
     Said(Arc<Connection>, String, Ticket),
     Left(Arc<Connection>),
 }
@@ -96,16 +96,16 @@ impl Lines for Member<'_> {
             return ControlFlow::Continue(None);
         };
         let conn = Arc::clone(conn);
-        let (event, awaited) = if self.named {
-            // The room drops the ticket once it has answered the line.
-            let (ticket, awaited) = net::ticket();
-            (Event::Said(conn, text, ticket), Some(awaited))
+        // The room drops the ticket once it has answered the line.
+        let (ticket, awaited) = net::ticket();
+        let event = if self.named {
+            Event::Said(conn, text, ticket)
         } else {
             self.named = true;
-            (Event::Joined(conn, text), None)
+            Event::Joined(conn, text, ticket)
         };
         match self.room.hand_over(event) {
-            Ok(()) => ControlFlow::Continue(awaited),
+            Ok(()) => ControlFlow::Continue(Some(awaited)),
             Err(_) => ControlFlow::Break("the room has closed".into()),
         }
     }
@@ -116,13 +116,13 @@ fn run_room(events: &crossbeam_channel::Receiver<Event>) {
     let mut members: Vec<(Arc<Connection>, String)> = Vec::new();
     for event in events {
         let said = match event {
-            Event::Joined(conn, name) => {
+            // A ticket is dropped at the end of its arm: the line is answered, and its
+            // sender's next line is handed over.
+            Event::Joined(conn, name, _answered) => {
                 let said = format!("* {name} joined");
                 members.push((conn, name));
                 said
             }
-            // The ticket is dropped at the end of this arm: the line is answered, and
-            // its sender's next line is handed over.
             Event::Said(conn, text, _answered) => {
                 let name = members
                     .iter()

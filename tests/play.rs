@@ -60,6 +60,17 @@ fn two_go_clients_play_their_games_and_rematches_against_goserver() {
         ]
         .concat(),
     );
+    // Bob connects once Ann leads game 1, so that she is the leader who asks for black.
+    let deadline = std::time::Instant::now() + PATIENCE;
+    while !server
+        .go()
+        .clients()
+        .iter()
+        .any(|c| c.name.as_deref() == Some("Ann"))
+    {
+        assert!(std::time::Instant::now() < deadline, "Ann never led game 1");
+        std::thread::sleep(Duration::from_millis(10));
+    }
     let bob = play(
         &[
             &["go", &address, "--name", "Bob", "--games", "3"][..],

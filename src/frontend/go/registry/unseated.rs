@@ -1,5 +1,7 @@
-//! The lines of a client that sits in no game, answered by the registry on the
-//! client's own thread: HANDSHAKE seats it (`handshake`), EXIT closes its connection,
+//! The lines of a client that sits in no game, answered by the registry: on the
+//! client's own thread, or, for a line that reached a game just after it ended, on that
+//! game's thread as it hands its leftovers on (`Matchmaker::redispatch`). HANDSHAKE
+//! seats it (`handshake`), EXIT closes its connection,
 //! an answer to a question its last game asked is taken quietly (`questions`), and
 //! anything else is refused with what to do instead. A client that sits in a game has
 //! its lines answered by that game, never here.
