@@ -364,71 +364,78 @@ fn failing(defect: Defect, keep: impl Fn(&Case) -> bool) -> (BTreeSet<String>, S
     (ids, listing(&outcomes))
 }
 
-fn ids(list: &[&str]) -> BTreeSet<String> {
-    list.iter().map(|s| (*s).to_string()).collect()
+/// One defect's run: what it is, the defect, the cases it must fail, and which cases
+/// run.
+struct Planted {
+    name: &'static str,
+    defect: Defect,
+    fails: &'static [&'static str],
+    keep: fn(&Case) -> bool,
 }
 
 #[test]
 fn each_planted_defect_fails_exactly_the_cases_named_for_it() {
     let every = |_: &Case| true;
-    let runs: Vec<(&str, Defect, BTreeSet<String>, fn(&Case) -> bool)> = vec![
-        (
-            "a tile it does not hold, in games of three and four",
-            TILE_NOT_HELD,
-            ids(&[
+    let runs = [
+        Planted {
+            name: "a tile it does not hold, in games of three and four",
+            defect: TILE_NOT_HELD,
+            fails: &[
                 "join.4", "turns.6", "turns.7", "turns.8", "turns.9", "turns.14", "end.2", "wire.2",
-            ]),
-            every,
-        ),
-        (
-            "a move before its turn, when START does not list it first",
-            OUT_OF_TURN,
-            ids(&[
+            ],
+            keep: every,
+        },
+        Planted {
+            name: "a move before its turn, when START does not list it first",
+            defect: OUT_OF_TURN,
+            fails: &[
                 "turns.2", "turns.4", "turns.6", "turns.7", "turns.8", "turns.9", "stuck.1",
                 "stuck.2", "stuck.3", "stuck.4", "end.1", "end.2", "end.5", "wire.6", "wire.7",
-            ]),
-            every,
-        ),
-        (
-            "MOVE_SKIP after another player's swap, when a tile fits",
-            SKIPS_AFTER_A_SWAP,
+            ],
+            keep: every,
+        },
+        Planted {
+            name: "MOVE_SKIP after another player's swap, when a tile fits",
+            defect: SKIPS_AFTER_A_SWAP,
             // turns.8 and stuck.3 by design; in the others an opponent of the exam
             // swaps (nothing of its fits) before a turn in which the client places.
-            ids(&[
+            fails: &[
                 "join.4", "turns.3", "turns.8", "turns.14", "stuck.3", "wire.2",
-            ]),
-            every,
-        ),
-        (
-            "a move after SCORE",
-            MOVE_AFTER_SCORE,
-            ids(&["end.3", "end.5"]),
-            every,
-        ),
+            ],
+            keep: every,
+        },
+        Planted {
+            name: "a move after SCORE",
+            defect: MOVE_AFTER_SCORE,
+            fails: &["end.3", "end.5"],
+            keep: every,
+        },
         // Every case after the lobby waits for READY the whole answer timeout: the
         // lobby's cases show it.
-        (
-            "no READY",
-            NO_READY,
-            ids(&["join.2", "join.3", "join.4"]),
-            |c| c.section.slug == "join",
-        ),
+        Planted {
+            name: "no READY",
+            defect: NO_READY,
+            fails: &["join.2", "join.3", "join.4"],
+            keep: |c| c.section.slug == "join",
+        },
     ];
     let handles: Vec<_> = runs
         .into_iter()
-        .map(|(name, defect, expected, keep)| {
+        .map(|planted| {
             thread::spawn(move || {
-                let (got, detail) = failing(defect, keep);
-                (name, expected, got, detail)
+                let (got, detail) = failing(planted.defect, planted.keep);
+                (planted, got, detail)
             })
         })
         .collect();
     let mut wrong = Vec::new();
     for handle in handles {
-        let (name, expected, got, detail) = handle.join().expect("a defect's run");
+        let (planted, got, detail) = handle.join().expect("a defect's run");
+        let expected: BTreeSet<String> = planted.fails.iter().map(|s| (*s).to_string()).collect();
         if got != expected {
             wrong.push(format!(
-                "{name}: expected {expected:?} to fail, got {got:?}{detail}"
+                "{}: expected {expected:?} to fail, got {got:?}{detail}",
+                planted.name
             ));
         }
     }
