@@ -145,6 +145,7 @@ fn run_one(suite: &Suite, case: &Case, tag: &str, target: &Target, timing: Timin
     let log = probe.log.clone();
     let (shots, verdict, opened) = run_body(case, probe, &sockets, timing);
     if target.is_client() {
+        let verdict = with_unaccepted_connections(verdict, &served, &log);
         // A client's run ends with its case: it is stopped, and its last output kept
         // for a case it failed.
         served.stop();
@@ -188,6 +189,34 @@ fn run_one(suite: &Suite, case: &Case, tag: &str, target: &Target, timing: Timin
         alive,
         failed_only_after,
     }
+}
+
+/// A failed case of a client that opened connections the exam never took (a new
+/// connection for each line, say, where the exam's server, like a course's, takes
+/// one) says so: otherwise the failure reads as mere silence.
+fn with_unaccepted_connections(verdict: Verdict, served: &Served, log: &WireLog) -> Verdict {
+    let Verdict::Fail(mut failure) = verdict else {
+        return verdict;
+    };
+    let Some(client) = &served.client else {
+        return Verdict::Fail(failure);
+    };
+    if client.listener.set_nonblocking(true).is_err() {
+        return Verdict::Fail(failure);
+    }
+    // Taken and closed at once: the client learns that nobody will answer there.
+    let waiting = std::iter::from_fn(|| client.listener.accept().ok())
+        .take(100)
+        .count();
+    if waiting > 0 {
+        let note = format!(
+            "the client opened {waiting} more connection{} that the exam's server never took (it takes one per client)",
+            if waiting == 1 { "" } else { "s" }
+        );
+        log.note(&note);
+        failure.got = format!("{}; {note}", failure.got);
+    }
+    Verdict::Fail(failure)
 }
 
 /// How long a shared server is given to see `connections` of a case leave: 20 ms and

@@ -20,7 +20,8 @@ pub enum Heard {
     /// A line, without its `\n` (and a `\r` before it: [`Wire::line_ends`] counts
     /// those).
     Line(String),
-    /// The server closed the connection (or reset it).
+    /// The other end (the server; the client in the exam of a client) closed the
+    /// connection (or reset it).
     Closed,
     /// Nothing within the wait.
     Silent(Duration),
@@ -92,6 +93,9 @@ impl LineEnds {
 /// One client connection of a case.
 pub struct Wire {
     who: String,
+    /// Who is at the other end, for reports: `server`, or `client` in the exam of a
+    /// client (the checker's end of a connection the client made).
+    peer: &'static str,
     writer: TcpStream,
     reader: LineReader<DeadlineReader>,
     log: WireLog,
@@ -112,7 +116,7 @@ impl Wire {
             log.record(who, Direction::Note, &format!("cannot connect: {e}"));
             Failure::new(format!("a connection to {addr}"), format!("{e}"))
         })?;
-        Wire::over(stream, who, log, answer, "connected")
+        Wire::over(stream, who, log, answer, "connected", "server")
     }
 
     /// The checker's end of a connection a client under test made to it (`who` is the
@@ -122,7 +126,7 @@ impl Wire {
     ///
     /// The socket cannot be set up.
     pub fn accepted(stream: TcpStream, who: &str, log: &WireLog, answer: Duration) -> Step<Wire> {
-        Wire::over(stream, who, log, answer, "the client connected")
+        Wire::over(stream, who, log, answer, "the client connected", "client")
     }
 
     fn over(
@@ -131,6 +135,7 @@ impl Wire {
         log: &WireLog,
         answer: Duration,
         note: &str,
+        peer: &'static str,
     ) -> Step<Wire> {
         let setup = |stream: &TcpStream| -> std::io::Result<TcpStream> {
             stream.set_nodelay(true)?;
@@ -142,6 +147,7 @@ impl Wire {
         log.record(who, Direction::Note, note);
         Ok(Wire {
             who: who.to_string(),
+            peer,
             writer: stream,
             reader: LineReader::new(
                 DeadlineReader::new(reading),
@@ -221,7 +227,8 @@ impl Wire {
                 std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
             ) {
                 format!(
-                    "the server took nothing for {}: the write did not finish",
+                    "the {} took nothing for {}: the write did not finish",
+                    self.peer,
                     seconds(self.answer)
                 )
             } else {
@@ -240,9 +247,18 @@ impl Wire {
             Heard::Silent(_) => {}
             other => self
                 .log
-                .record(&self.who, Direction::Note, &other.describe()),
+                .record(&self.who, Direction::Note, &self.describe(other)),
         }
         heard
+    }
+
+    /// How a report says what a wait on this wire found: [`Heard::describe`], with the
+    /// peer named (`the client closed the connection` in the exam of a client).
+    pub fn describe(&self, heard: &Heard) -> String {
+        match heard {
+            Heard::Closed => format!("the {} closed the connection", self.peer),
+            other => other.describe(),
+        }
     }
 
     /// [`Wire::hear`] without logging a line that comes (a flood's answers).
@@ -283,7 +299,7 @@ impl Wire {
             Heard::Line(line) => Ok(line),
             other => Err(Failure::new(
                 format!("{}: {expected}", self.who),
-                other.describe(),
+                self.describe(&other),
             )),
         }
     }
@@ -298,7 +314,7 @@ impl Wire {
             Heard::Silent(_) | Heard::Closed => Ok(()),
             other => Err(Failure::new(
                 format!("{}: nothing ({why})", self.who),
-                other.describe(),
+                self.describe(&other),
             )),
         }
     }

@@ -106,6 +106,9 @@ fn no_move_after_the_end(probe: &mut Probe) -> Step<Finding> {
 fn answers_rematch(probe: &mut Probe) -> Step<Finding> {
     let mut host = ended(probe, "The exam ends the game here", true)?;
     host.rematch_answer()?;
+    // "And nothing else": no second answer, no move, until the server says more.
+    let quiet = probe.quiet();
+    host.nothing_for(quiet, "it has answered; the server speaks next")?;
     Ok(Finding::Pass)
 }
 
