@@ -89,21 +89,7 @@ fn split_line(probe: &mut Probe) -> Step<Finding> {
 fn two_lines(probe: &mut Probe) -> Step<Finding> {
     let start = Start::black(5);
     let (mut wire, asked) = greeted(probe)?;
-    let together = format!(
-        "{}\n{}\n",
-        ServerMessage::AcknowledgeHandshake {
-            game_id: start.id,
-            is_leader: true
-        },
-        ServerMessage::RequestConfig {
-            message: start.request.clone()
-        }
-    );
-    wire.send_bytes(
-        together.as_bytes(),
-        "ACKNOWLEDGE_HANDSHAKE and REQUEST_CONFIG in one write",
-    )?;
-    let config = set_config(&mut wire, start.id)?;
+    let config = greeting_in_one_write(&mut wire, &start, "\n", "in one write")?;
     let mut host = Host::seated(wire, asked, Some(config), &start)?;
     host.client_moves()?;
     Ok(Finding::Measured {
@@ -155,8 +141,24 @@ fn decimal_scores(probe: &mut Probe) -> Step<Finding> {
 fn crlf(probe: &mut Probe) -> Step<Finding> {
     let start = Start::black(5);
     let (mut wire, asked) = greeted(probe)?;
+    let config = greeting_in_one_write(&mut wire, &start, "\r\n", "each ending in CR LF")?;
+    let mut host = Host::seated_with(wire, asked, Some(config), &start, true)?;
+    host.play(3)?;
+    Ok(Finding::Measured {
+        summary: "played three moves on lines that end in CR LF".to_string(),
+    })
+}
+
+/// ACKNOWLEDGE_HANDSHAKE (leader) and REQUEST_CONFIG in one write, each ended by
+/// `line_end` (`how` says so in the log); the client's SET_CONFIG that answers them.
+fn greeting_in_one_write(
+    wire: &mut super::super::super::wire::Wire,
+    start: &Start,
+    line_end: &str,
+    how: &str,
+) -> Step<(u8, u32)> {
     let greeting = format!(
-        "{}\r\n{}\r\n",
+        "{}{line_end}{}{line_end}",
         ServerMessage::AcknowledgeHandshake {
             game_id: start.id,
             is_leader: true
@@ -167,12 +169,7 @@ fn crlf(probe: &mut Probe) -> Step<Finding> {
     );
     wire.send_bytes(
         greeting.as_bytes(),
-        "ACKNOWLEDGE_HANDSHAKE and REQUEST_CONFIG, each ending in CR LF",
+        &format!("ACKNOWLEDGE_HANDSHAKE and REQUEST_CONFIG, {how}"),
     )?;
-    let config = set_config(&mut wire, start.id)?;
-    let mut host = Host::seated_with(wire, asked, Some(config), &start, true)?;
-    host.play(3)?;
-    Ok(Finding::Measured {
-        summary: "played three moves on lines that end in CR LF".to_string(),
-    })
+    set_config(wire, start.id)
 }
