@@ -472,22 +472,67 @@ fn start(dir: &Path, terminal: bool) -> Running {
     Running { child, pid, ports }
 }
 
-/// The goserver process `script` (pid `parent`) started.
+/// The goserver process `script` (pid `parent`) started, found among all its
+/// descendants: `script` may run it through a shell that forks rather than
+/// execs, and `/proc/PID/task/PID/children` is not on every kernel, so the
+/// parent of every process is read from `/proc/PID/stat` instead.
 fn child_of(parent: u32) -> u32 {
     let deadline = Instant::now() + PATIENCE;
     loop {
-        let children = std::fs::read_to_string(format!("/proc/{parent}/task/{parent}/children"))
-            .unwrap_or_default();
-        if let Some(pid) = children.split_whitespace().find_map(|p| {
-            let pid: u32 = p.parse().ok()?;
-            let comm = std::fs::read_to_string(format!("/proc/{pid}/comm")).ok()?;
-            (comm.trim() == "goserver").then_some(pid)
-        }) {
+        if let Some(pid) = goserver_below(parent) {
             return pid;
         }
-        assert!(Instant::now() < deadline, "script started no goserver");
+        assert!(
+            Instant::now() < deadline,
+            "script (pid {parent}) started no process named goserver"
+        );
         std::thread::sleep(Duration::from_millis(20));
     }
+}
+
+/// A process named `goserver` whose chain of parents reaches `ancestor`.
+fn goserver_below(ancestor: u32) -> Option<u32> {
+    let mut parents = std::collections::HashMap::new();
+    let mut names = std::collections::HashMap::new();
+    for entry in std::fs::read_dir("/proc").ok()?.flatten() {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|n| n.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            continue;
+        };
+        // "pid (comm) state ppid ...": comm may hold spaces, so split after its ')'.
+        let (Some(open), Some(close)) = (stat.find('('), stat.rfind(')')) else {
+            continue;
+        };
+        let ppid = stat[close + 1..]
+            .split_whitespace()
+            .nth(1)
+            .and_then(|p| p.parse::<u32>().ok());
+        if let Some(ppid) = ppid {
+            parents.insert(pid, ppid);
+            names.insert(pid, stat[open + 1..close].to_string());
+        }
+    }
+    names
+        .iter()
+        .filter(|(_, name)| name.as_str() == "goserver")
+        .map(|(pid, _)| *pid)
+        .find(|pid| {
+            let mut at = *pid;
+            for _ in 0..64 {
+                match parents.get(&at) {
+                    Some(&up) if up == ancestor => return true,
+                    Some(&up) if up > 1 => at = up,
+                    _ => return false,
+                }
+            }
+            false
+        })
 }
 
 /// A connection that sends lines and reads them, bounded by the test's patience.
