@@ -56,9 +56,11 @@ fn examine(template: &str, answer: Duration, keep: impl Fn(&Case) -> bool) -> Ve
 }
 
 /// `goserver play spectrangle` on `port` (a placeholder or a number), two games.
+/// SpectraBot's seed is fixed and its deadline far off, so that it stops at its own
+/// cap of simulated games: the same moves on a quiet machine and a busy one.
 fn play_command(port: &str, extra: &str) -> String {
     format!(
-        "'{}' play spectrangle 127.0.0.1:{port} --games 2{extra}",
+        "'{}' play spectrangle 127.0.0.1:{port} --games 2 --seed 1 --think 60000{extra}",
         env!("CARGO_BIN_EXE_goserver")
     )
 }
@@ -400,7 +402,7 @@ fn each_planted_defect_fails_exactly_the_cases_named_for_it() {
             // turns.8 and stuck.3 by design; in the others an opponent of the exam
             // swaps (nothing of its fits) before a turn in which the client places.
             fails: &[
-                "join.4", "turns.3", "turns.8", "turns.14", "stuck.3", "wire.2",
+                "turns.3", "turns.5", "turns.8", "stuck.3", "end.3", "end.4", "end.5", "wire.2",
             ],
             keep: every,
         },

@@ -1,19 +1,24 @@
 //! `goserver play spectrangle`: a correct Spectrangle client. It joins, says READY,
 //! follows the game from the lines every player hears (START, TILE, UPDATE), keeps the
-//! board on the rules engine, and on its turn places the tile worth the most points,
-//! else swaps (while the bag has tiles), else skips, as the rules allow. With
-//! `--human`, the person types the move line itself (`MOVE_PLAY RRY0 4`, `MOVE_SKIP`).
+//! board, the hands and the points on the rules engine, and on its turn asks
+//! SpectraBot, the practice bot, on the game as it sees it (the bag's order unknown:
+//! see `Game::observed`). A move the server refused is not sent again in that turn:
+//! then the placement worth the most points, else a swap (while the bag has tiles),
+//! else a skip, as the rules allow. With `--human`, the person types the move line
+//! itself (`MOVE_PLAY RRY0 4`, `MOVE_SKIP`).
 //!
 //! Lines go through the protocol module the server uses (it formats [`Command`]s and
 //! parses [`ServerMessage`]s); every wait is bounded as in the GO! client.
 
 use super::link::{Heard, Link};
 use super::{Outcome, PlayOptions, Say};
-use crate::engine::spectrangle::{Board, Location, OrientedTile, Spelling, Tile};
+use crate::engine::bot::spectrangle::Choice;
+use crate::engine::bot::{Budget, SpectrangleBot};
+use crate::engine::spectrangle::{Board, Game, Location, OrientedTile, Spelling, Tile};
 use crate::frontend::spectrangle::protocol::{self, Command, PlayerName, ServerMessage};
 use crossbeam_channel::{Receiver, after, select};
 use std::collections::HashSet;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Tiles in the game, all told: what is in no hand and on no field is in the bag.
 const TILES: usize = 36;
@@ -50,6 +55,8 @@ struct Table {
     score_waited: bool,
     /// TILE lines heard since START: the deal is done at four per player.
     tiles_heard: usize,
+    /// Each player's points so far, by the rules engine.
+    scores: Vec<u32>,
 }
 
 impl Table {
@@ -90,9 +97,41 @@ impl Table {
         }
     }
 
-    /// The move for `seat`: the placement worth the most points that was not refused,
-    /// else a swap of its first tile while the bag has tiles, else a skip.
-    fn choose(&self, seat: usize) -> Command {
+    /// SpectraBot's move for `seat` on the game as seen (`think` long at most), unless
+    /// the server refused it in this turn: then [`Table::greedy`].
+    fn choose(&self, seat: usize, bot: &mut SpectrangleBot, think: Duration) -> Command {
+        let seen = Game::observed(
+            self.board.clone(),
+            self.hands.clone(),
+            self.to_move,
+            self.scores.clone(),
+            self.idle_turns,
+            u64::try_from(self.board.placed()).unwrap_or(0),
+        );
+        let chosen = seen.ok().and_then(|game| {
+            let budget = Budget::until(Instant::now() + think);
+            bot.choose(&game, seat, budget).ok()
+        });
+        let command = match chosen {
+            Some(Choice::Place(placement)) => Command::Play {
+                spelling: Spelling::from(placement.tile),
+                location: placement.location,
+            },
+            Some(Choice::Swap(tile)) => Command::Swap {
+                letters: tile.letters(),
+            },
+            Some(Choice::Skip) => Command::Skip,
+            None => return self.greedy(seat),
+        };
+        if self.refused.contains(&command.to_string()) {
+            return self.greedy(seat);
+        }
+        command
+    }
+
+    /// The placement worth the most points that was not refused, else a swap of its
+    /// first tile while the bag has tiles, else a skip.
+    fn greedy(&self, seat: usize) -> Command {
         let hand = self.hands.get(seat).map_or(&[][..], Vec::as_slice);
         let mut best: Option<(u32, Command)> = None;
         for location in Location::all() {
@@ -131,6 +170,8 @@ impl Table {
 struct Client<'a> {
     /// By the rules the game is over, and SCORE is waited for (see [`SCORE_WAIT`]).
     expecting_score: bool,
+    /// SpectraBot, which chooses the moves unless a person does.
+    bot: SpectrangleBot,
     options: &'a PlayOptions,
     link: Link,
     say: &'a Say,
@@ -144,6 +185,7 @@ pub fn play(options: &PlayOptions, link: Link, say: &Say) -> Outcome {
     let keyboard = options.human.then(super::keyboard);
     let mut client = Client {
         expecting_score: false,
+        bot: SpectrangleBot::new(options.seed()),
         options,
         link,
         say,
@@ -245,9 +287,11 @@ impl Client<'_> {
                 self.say
                     .line(&format!("the game starts: {}", players.join(" ")));
                 let hands = vec![Vec::new(); players.len()];
+                let scores = vec![0; players.len()];
                 self.table = Some(Table {
                     players,
                     hands,
+                    scores,
                     ..Table::default()
                 });
             }
@@ -268,9 +312,12 @@ impl Client<'_> {
                 self.expecting_score = false;
                 if let Some(table) = self.table.as_mut() {
                     table.idle_turns = 0;
-                    let _ = table.board.place(tile, location);
+                    let points = table.board.place(tile, location).unwrap_or(0);
                     if let Some(seat) = table.seat(&player) {
                         remove(&mut table.hands[seat], tile.tile());
+                        if let Some(score) = table.scores.get_mut(seat) {
+                            *score += points;
+                        }
                     }
                     table.next_turn();
                 }
@@ -357,7 +404,7 @@ impl Client<'_> {
         }
         let command = match &self.keyboard {
             Some(keyboard) => self.ask_person(keyboard.clone(), seat)?,
-            None => table.choose(seat),
+            None => table.choose(seat, &mut self.bot, self.options.think),
         };
         if let Some(table) = self.table.as_mut() {
             table.refused.insert(command.to_string());
@@ -378,7 +425,7 @@ impl Client<'_> {
         self.say.line(&format!(
             "your tiles: {}; suggested: {}",
             hand.join(" "),
-            table.choose(seat)
+            table.greedy(seat)
         ));
         loop {
             self.say

@@ -432,6 +432,55 @@ impl Game {
         }
     }
 
+    /// The game as a player sees it from the wire (`goserver play`): the board, every
+    /// hand (hands are public), whose turn it is, the points so far and the turns in a
+    /// row without a placement. The bag holds every tile on no field and in no hand, in
+    /// an order drawn from `seed`: a player does not know the bag's order, and a bot's
+    /// simulations draw from it as from any bag.
+    ///
+    /// # Errors
+    /// [`PlayerCountError`] unless 2 ≤ players ≤ 4.
+    pub fn observed(
+        board: Board,
+        hands: Vec<Vec<Tile>>,
+        to_move: usize,
+        scores: Vec<u32>,
+        idle_turns: usize,
+        seed: u64,
+    ) -> Result<Game, PlayerCountError> {
+        let players = hands.len();
+        if !(MIN_PLAYERS..=MAX_PLAYERS).contains(&players) {
+            return Err(PlayerCountError { players });
+        }
+        let mut bag = Tile::ALL.to_vec();
+        for placed in board.placements() {
+            if let Some(at) = bag.iter().position(|t| *t == placed.tile.tile()) {
+                bag.remove(at);
+            }
+        }
+        for tile in hands.iter().flatten() {
+            if let Some(at) = bag.iter().position(|t| t == tile) {
+                bag.remove(at);
+            }
+        }
+        let mut rng = Rng::new(seed);
+        rng.shuffle(&mut bag);
+        let mut scores = scores;
+        scores.resize(players, 0);
+        Ok(Game {
+            board,
+            hands,
+            bag,
+            rng,
+            deal: Vec::new(),
+            to_move: to_move % players,
+            scores,
+            history: Vec::new(),
+            idle_turns,
+            end: None,
+        })
+    }
+
     /// A game in a position no deal could give (for tests): player 0 to move.
     #[cfg(test)]
     pub(crate) fn arranged(board: Board, hands: Vec<Vec<Tile>>, bag: Vec<Tile>) -> Game {

@@ -352,3 +352,22 @@ fn three_idle_rounds_end_the_game() {
     assert_eq!(game.idle_turns(), 0);
     assert!(!game.is_over());
 }
+
+#[test]
+fn an_observed_game_bags_every_tile_on_no_field_and_in_no_hand() {
+    let placed = board(&[("RRR0", 10), ("GGG0", 2)]);
+    let hands = vec![tiles(&["BBB", "PPP"]), tiles(&["YYY", "WWW"])];
+    let game = Game::observed(placed.clone(), hands.clone(), 1, vec![12, 4], 0, 7).unwrap();
+    assert_eq!(game.board(), &placed);
+    assert_eq!(game.hand(0), hands[0].as_slice());
+    assert_eq!(game.hand(1), hands[1].as_slice());
+    assert_eq!((game.to_move(), game.scores()), (1, &[12, 4][..]));
+    assert_eq!(game.bag_len(), Tile::ALL.len() - 2 - 4);
+    for gone in tiles(&["RRR", "GGG", "BBB", "PPP", "YYY", "WWW"]) {
+        assert!(!game.bag().contains(&gone), "{gone:?} is in the bag");
+    }
+    assert_eq!(
+        Game::observed(placed, vec![hands[0].clone()], 0, vec![0], 0, 7).err(),
+        Some(PlayerCountError { players: 1 })
+    );
+}

@@ -101,7 +101,7 @@ pub fn cases() -> Vec<Case> {
                 after_error_5,
             ),
             (
-                Kind::Choice,
+                Kind::Measure,
                 "Among the placements that fit, which it picks",
                 "Score of a placement: tile value × matching edges (1–3) × field bonus",
                 which_placement,
@@ -293,17 +293,20 @@ fn which_placement(probe: &mut Probe) -> Step<Finding> {
         };
         let mv = host.client_moves()?;
         let got = host.last_points;
-        let server = match mv {
-            Move::Play(_) if got == best => "the placement worth the most points".to_string(),
-            Move::Play(placement) => format!(
-                "a placement worth less than its best ({placement}: {got} of {best} points)"
-            ),
+        // Measured, not compared: goserver play's SpectraBot weighs what a placement
+        // leaves the next player too, so the most points now is no rule to hold it to.
+        let summary = match mv {
+            Move::Play(placement) if got == best => {
+                format!("the placement worth the most points ({placement}: {got} points)")
+            }
+            Move::Play(placement) => {
+                format!(
+                    "a placement worth less than its best ({placement}: {got} of {best} points)"
+                )
+            }
             other => describe(other),
         };
-        return Ok(Finding::Open {
-            server,
-            goserver: "the placement worth the most points".to_string(),
-        });
+        return Ok(Finding::Measured { summary });
     }
     Err(Failure::new(
         "a turn of the client's in which a tile of its fits",
