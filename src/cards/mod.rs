@@ -28,8 +28,8 @@ use crate::results::GameResult;
 use parking_lot::Mutex;
 use std::collections::HashMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Weak};
 
 /// The most cards kept; past it, the idlest card that no connected client holds is
 /// forgotten.
@@ -38,11 +38,86 @@ pub const CARDS_KEPT: usize = 2_000;
 /// A card's key: its front end and name.
 type Key = (Front, Box<str>);
 
+/// How many of the idlest cards one scan lists for forgetting (see [`Kept`]): a
+/// client naming itself past the bound pays for a scan of every card once in this
+/// many times, not each time (a scan of 2,000 cards takes tens of microseconds, and
+/// it is on the way to the client's ACKNOWLEDGE_HANDSHAKE).
+const IDLEST_LISTED: usize = 64;
+
 /// Every card of the server.
 pub struct Cards {
-    cards: Mutex<HashMap<Key, Arc<Card>>>,
+    kept_cards: Mutex<Kept>,
     kept: usize,
     forgotten: AtomicU64,
+}
+
+/// The cards, and the next to forget.
+#[derive(Default)]
+struct Kept {
+    cards: HashMap<Key, Arc<Card>>,
+    /// The idlest cards nobody held at the last scan, idlest last, each with the
+    /// moment it was last seen then. One is forgotten per new card past the bound, if
+    /// it is still unheld and unseen since (a card seen since is no longer among the
+    /// idlest; one held then and let go since waits for the next scan).
+    idlest: Vec<Listed>,
+}
+
+/// A card listed for forgetting: its key, when it was last seen at the scan, and the
+/// card itself (a weak pointer: listing it holds nothing).
+struct Listed {
+    key: Key,
+    last_seen_ms: u64,
+    card: Weak<Card>,
+}
+
+impl Kept {
+    /// Forgets the idlest card nobody holds; false when every card is held.
+    fn forget_idlest(&mut self) -> bool {
+        if self.forget_listed() {
+            return true;
+        }
+        self.list_idlest();
+        self.forget_listed()
+    }
+
+    /// Forgets the first listed card that is still as it was at the scan.
+    fn forget_listed(&mut self) -> bool {
+        while let Some(listed) = self.idlest.pop() {
+            let unchanged = self.cards.get(&listed.key).is_some_and(|card| {
+                std::ptr::eq(Arc::as_ptr(card), listed.card.as_ptr())
+                    && Arc::strong_count(card) == 1
+                    && card.last_seen_ms() == listed.last_seen_ms
+            });
+            if unchanged {
+                self.cards.remove(&listed.key);
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Lists the [`IDLEST_LISTED`] idlest cards that nobody holds, idlest last.
+    fn list_idlest(&mut self) {
+        let mut unheld: Vec<(u64, &Key, &Arc<Card>)> = self
+            .cards
+            .iter()
+            .filter(|(_, card)| Arc::strong_count(card) == 1)
+            .map(|(key, card)| (card.last_seen_ms(), key, card))
+            .collect();
+        if unheld.len() > IDLEST_LISTED {
+            unheld.select_nth_unstable_by_key(IDLEST_LISTED, |(seen, _, _)| *seen);
+            unheld.truncate(IDLEST_LISTED);
+        }
+        unheld.sort_unstable_by_key(|(seen, _, _)| std::cmp::Reverse(*seen));
+        self.idlest = unheld
+            .into_iter()
+            .map(|(last_seen_ms, key, card)| Listed {
+                key: key.clone(),
+                last_seen_ms,
+                card: Arc::downgrade(card),
+            })
+            .collect();
+    }
 }
 
 impl Default for Cards {
@@ -55,7 +130,7 @@ impl Cards {
     /// A registry that keeps at most `kept` cards.
     pub fn keeping(kept: usize) -> Cards {
         Cards {
-            cards: Mutex::new(HashMap::new()),
+            kept_cards: Mutex::new(Kept::default()),
             kept: kept.max(1),
             forgotten: AtomicU64::new(0),
         }
@@ -67,35 +142,31 @@ impl Cards {
     /// the bound only while more clients than that are connected, which
     /// `--max-clients` bounds).
     pub fn named(&self, front: Front, name: &str) -> Arc<Card> {
-        let mut cards = self.cards.lock();
-        if let Some(card) = cards.get(&(front, name.into())) {
+        let mut kept = self.kept_cards.lock();
+        if let Some(card) = kept.cards.get(&(front, name.into())) {
             return Arc::clone(card);
         }
-        if cards.len() >= self.kept {
-            let idlest = cards
-                .iter()
-                .filter(|(_, card)| Arc::strong_count(card) == 1)
-                .min_by_key(|(_, card)| card.last_seen_ms())
-                .map(|(key, _)| key.clone());
-            if let Some(key) = idlest {
-                cards.remove(&key);
-                self.forgotten.fetch_add(1, Ordering::Relaxed);
-            }
+        if kept.cards.len() >= self.kept && kept.forget_idlest() {
+            self.forgotten.fetch_add(1, Ordering::Relaxed);
         }
         let card = Arc::new(Card::new(front, name));
-        cards.insert((front, name.into()), Arc::clone(&card));
+        kept.cards.insert((front, name.into()), Arc::clone(&card));
         card
     }
 
     /// The card of `name` in `front`, if there is one.
     pub fn find(&self, front: Front, name: &str) -> Option<Arc<Card>> {
-        self.cards.lock().get(&(front, name.into())).cloned()
+        self.kept_cards
+            .lock()
+            .cards
+            .get(&(front, name.into()))
+            .cloned()
     }
 
     /// Every card as a row of the lists (without its examples): the worst first (see
     /// [`CardView::badness`]), then by front end and name.
     pub fn rows(&self) -> Vec<CardView> {
-        let cards: Vec<Arc<Card>> = self.cards.lock().values().cloned().collect();
+        let cards: Vec<Arc<Card>> = self.kept_cards.lock().cards.values().cloned().collect();
         let mut views: Vec<CardView> = cards.iter().map(|c| c.row()).collect();
         views.sort_by(|a, b| {
             b.badness()
@@ -122,7 +193,7 @@ impl Cards {
 
     /// Cards kept now.
     pub fn len(&self) -> usize {
-        self.cards.lock().len()
+        self.kept_cards.lock().cards.len()
     }
 
     /// Whether no card is kept.
@@ -140,7 +211,8 @@ impl Cards {
     /// how many are kept and the sum of their changes: a card's changes only grow, and
     /// forgetting one, the only way a card goes, counts in the first.
     pub fn fingerprint(&self) -> u64 {
-        let cards = self.cards.lock();
+        let kept = self.kept_cards.lock();
+        let cards = &kept.cards;
         let changes: u64 = cards
             .values()
             .map(|c| c.changes())
@@ -208,6 +280,40 @@ mod tests {
         drop(held);
         cards.named(Front::Go, "i");
         assert_eq!(cards.len(), 4, "the idlest of the free ones forgotten");
+    }
+
+    #[test]
+    fn a_card_seen_since_the_scan_is_not_forgotten_before_an_idler_one() {
+        let cards = Cards::keeping(3);
+        for name in ["a", "b", "c"] {
+            cards.named(Front::Go, name);
+            std::thread::sleep(std::time::Duration::from_millis(3));
+        }
+        // The scan lists a, b and c; a, the idlest, is forgotten.
+        cards.named(Front::Go, "d");
+        assert!(cards.find(Front::Go, "a").is_none());
+        std::thread::sleep(std::time::Duration::from_millis(3));
+        cards.named(Front::Go, "b").connected();
+        cards.named(Front::Go, "e");
+        assert!(cards.find(Front::Go, "c").is_none(), "c was the idlest now");
+        assert!(cards.find(Front::Go, "b").is_some(), "b was seen since");
+        // A card listed, forgotten and named again is a new card, never the listed one.
+        cards.named(Front::Go, "c");
+        assert_eq!((cards.len(), cards.forgotten()), (3, 3));
+    }
+
+    #[test]
+    fn many_names_past_the_bound_keep_it_exactly() {
+        let cards = Cards::keeping(100);
+        for n in 0..1_000 {
+            cards.named(Front::Go, &format!("n{n}"));
+            assert_eq!(cards.len(), (n + 1).min(100));
+        }
+        assert_eq!(cards.forgotten(), 900);
+        assert!(
+            cards.find(Front::Go, "n999").is_some(),
+            "the newest is kept"
+        );
     }
 
     #[test]
