@@ -132,8 +132,23 @@ fn two_spectrangle_clients_play_their_games_against_goserver() {
         &[Protocol::Spectrangle],
     );
     let address = server.addr.to_string();
-    let dan = play(&["spectrangle", &address, "--name", "Dan", "--games", "2"]);
-    let eve = play(&["spectrangle", &address, "--name", "Eve", "--games", "2"]);
+    // Fixed seeds: the same moves on every run (SpectraBot stops at its own cap of
+    // simulated games long before the deadline).
+    let common = ["--games", "2", "--think", "60000"];
+    let dan = play(
+        &[
+            &["spectrangle", &address, "--name", "Dan", "--seed", "9"][..],
+            &common,
+        ]
+        .concat(),
+    );
+    let eve = play(
+        &[
+            &["spectrangle", &address, "--name", "Eve", "--seed", "109"][..],
+            &common,
+        ]
+        .concat(),
+    );
     let (dan, eve) = (finished(dan), finished(eve));
     for (out, name) in [(&dan, "Dan"), (&eve, "Eve")] {
         assert!(out.contains("game 2 of 2: "), "{name}:\n{out}");

@@ -82,6 +82,13 @@ impl Table {
         nobody_can_place || (!self.players.is_empty() && self.idle_turns >= 3 * self.players.len())
     }
 
+    /// Whether every tile drawn so far has been heard: the deal is out, and every hand
+    /// is full unless the bag is empty.
+    fn draws_heard(&self) -> bool {
+        let dealt = self.tiles_heard >= HAND * self.players.len();
+        dealt && (self.hands.iter().all(|hand| hand.len() >= HAND) || self.in_bag() == 0)
+    }
+
     fn in_bag(&self) -> usize {
         TILES.saturating_sub(self.board.placed() + self.hands.iter().map(Vec::len).sum::<usize>())
     }
@@ -381,8 +388,11 @@ impl Client<'_> {
         Ok(true)
     }
 
-    /// Moves if the game is on and it is the client's turn, and its hand is full (a
-    /// swap's new tile has come).
+    /// Moves if the game is on, it is the client's turn, and every tile drawn has been
+    /// heard: every hand is full unless the bag is empty. The server sends a player's
+    /// TILE after the UPDATE of its placement or swap, so the turn passes before the
+    /// draw is heard; a move chosen then would count the drawn tile as still in the
+    /// bag (and swap from an empty bag).
     fn move_if_mine(&mut self) -> Result<(), Outcome> {
         let name = self.options.name.clone();
         let Some(table) = &self.table else {
@@ -391,10 +401,7 @@ impl Client<'_> {
         let Some(seat) = table.seat(&name) else {
             return Ok(());
         };
-        let dealt = table.tiles_heard >= HAND * table.players.len();
-        // After a swap the drawn tile comes in a TILE line of its own: wait for it.
-        let full = table.hands[seat].len() >= HAND || table.in_bag() == 0;
-        if table.to_move != seat || !dealt || !full || table.pending {
+        if table.to_move != seat || !table.draws_heard() || table.pending {
             return Ok(());
         }
         if table.over() && !table.score_waited {
@@ -458,5 +465,53 @@ impl Client<'_> {
 fn remove(hand: &mut Vec<Tile>, tile: Tile) {
     if let Some(at) = hand.iter().position(|t| *t == tile) {
         hand.remove(at);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::spectrangle::Rotation;
+
+    fn tile(letters: &str) -> Tile {
+        Tile::ALL
+            .into_iter()
+            .find(|t| t.letters().to_string() == letters)
+            .expect("a set tile")
+    }
+
+    /// With the bag's tiles still to come, the turn passes to the client on the
+    /// UPDATE of a placement, before the placer's TILE: the client waits for it. (That
+    /// the last placements, with the bag empty, are not waited for is shown by every
+    /// game of `tests/play.rs` reaching SCORE.)
+    #[test]
+    fn the_draw_after_a_placement_is_waited_for() {
+        let hand = |letters: [&str; 4]| letters.map(tile).to_vec();
+        let mut table = Table {
+            players: vec!["Dan".into(), "Eve".into()],
+            hands: vec![
+                hand(["RRY", "RRB", "RRP", "RRG"]),
+                hand(["YYR", "YYB", "YYP", "YYG"]),
+            ],
+            tiles_heard: 8,
+            ..Table::default()
+        };
+        assert!(table.draws_heard(), "the deal is out");
+        let first = Location::all()
+            .find_map(|location| {
+                let oriented = OrientedTile::new(tile("RRY"), Rotation::ZERO);
+                table
+                    .board
+                    .check(oriented, location)
+                    .is_ok()
+                    .then_some((oriented, location))
+            })
+            .expect("a field for the first tile");
+        table.board.place(first.0, first.1).expect("placed");
+        remove(&mut table.hands[0], tile("RRY"));
+        table.next_turn();
+        assert!(!table.draws_heard(), "Dan's TILE is still to come");
+        table.hands[0].push(tile("GGG"));
+        assert!(table.draws_heard());
     }
 }
