@@ -254,13 +254,19 @@ mod tests {
         assert_eq!(cards.len(), 2);
     }
 
-    #[test]
-    fn past_the_bound_the_idlest_card_is_forgotten() {
+    /// Cards kept to three: a, b and c, named in that order, a few milliseconds apart.
+    fn three_named_in_turn() -> Cards {
         let cards = Cards::keeping(3);
         for name in ["a", "b", "c"] {
             cards.named(Front::Go, name);
             std::thread::sleep(std::time::Duration::from_millis(3));
         }
+        cards
+    }
+
+    #[test]
+    fn past_the_bound_the_idlest_card_is_forgotten() {
+        let cards = three_named_in_turn();
         cards.named(Front::Go, "a").connected();
         let before = cards.fingerprint();
         cards.named(Front::Go, "d");
@@ -284,11 +290,7 @@ mod tests {
 
     #[test]
     fn a_card_seen_since_the_scan_is_not_forgotten_before_an_idler_one() {
-        let cards = Cards::keeping(3);
-        for name in ["a", "b", "c"] {
-            cards.named(Front::Go, name);
-            std::thread::sleep(std::time::Duration::from_millis(3));
-        }
+        let cards = three_named_in_turn();
         // The scan lists a, b and c; a, the idlest, is forgotten.
         cards.named(Front::Go, "d");
         assert!(cards.find(Front::Go, "a").is_none());
