@@ -47,6 +47,8 @@ pub mod cards;
 pub mod check;
 pub mod cli;
 pub mod console;
+#[cfg(test)]
+mod cpu_clock;
 pub mod engine;
 pub mod front;
 pub mod frontend;

@@ -218,23 +218,9 @@ impl Results {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cpu_clock::thread_cpu_time;
     use crate::front::Front;
     use std::time::Instant;
-
-    /// The CPU time this thread has used (user and system).
-    fn thread_cpu_time() -> Duration {
-        let mut now = libc::timespec {
-            tv_sec: 0,
-            tv_nsec: 0,
-        };
-        // SAFETY: a clock every Linux has, and a timespec for it to fill.
-        let status = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut now) };
-        assert_eq!(status, 0, "clock_gettime(CLOCK_THREAD_CPUTIME_ID)");
-        Duration::new(
-            u64::try_from(now.tv_sec).unwrap_or_default(),
-            u32::try_from(now.tv_nsec).unwrap_or_default(),
-        )
-    }
 
     fn result(game: u64, black: &str, white: &str) -> GameResult {
         GameResult {

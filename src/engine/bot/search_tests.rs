@@ -8,6 +8,7 @@
 use std::time::{Duration, Instant};
 
 use super::*;
+use crate::cpu_clock::thread_cpu_time;
 use crate::engine::go::{Board, KoRule, Komi, Point, Rules, SuicideRule};
 
 /// The level that uses the whole budget: a test's playouts are what it runs.
@@ -324,23 +325,6 @@ fn every_level_plays_legally_to_the_end_on_every_size_and_rule_set() {
         }
     }
     println!("every level, size and rule set in {:?}", started.elapsed());
-}
-
-/// The CPU time this thread has used. A search's work against a deadline, measured so
-/// that a busy machine does not add to it: while the thread waits for a core its wall
-/// clock runs on (and the deadline comes sooner in work), its CPU clock does not.
-fn thread_cpu_time() -> Duration {
-    let mut now = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: a clock every Linux has, and a timespec for it to fill.
-    let status = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut now) };
-    assert_eq!(status, 0, "clock_gettime(CLOCK_THREAD_CPUTIME_ID)");
-    Duration::new(
-        u64::try_from(now.tv_sec).unwrap_or_default(),
-        u32::try_from(now.tv_nsec).unwrap_or_default(),
-    )
 }
 
 #[test]

@@ -8,26 +8,10 @@ use super::sparring::{
     GreedyPlayer, Player, RandomPlayer, is_sole_winner, legal_placements, play_out,
 };
 use super::*;
+use crate::cpu_clock::thread_cpu_time;
 use crate::engine::spectrangle::{
     Board, Colour, Letters, Location, OrientedTile, Placement, Rotation,
 };
-
-/// The CPU time this thread has used: a search's work, which a busy machine does not
-/// add to (while the thread waits for a core its wall clock runs on, its CPU clock
-/// does not).
-fn thread_cpu_time() -> Duration {
-    let mut now = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: a clock every Linux has, and a timespec for it to fill.
-    let status = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut now) };
-    assert_eq!(status, 0, "clock_gettime(CLOCK_THREAD_CPUTIME_ID)");
-    Duration::new(
-        u64::try_from(now.tv_sec).unwrap_or_default(),
-        u32::try_from(now.tv_nsec).unwrap_or_default(),
-    )
-}
 
 /// The set tile written `text` as dealt, e.g. `RRY`.
 fn tile(text: &str) -> Tile {
