@@ -71,6 +71,10 @@ pub struct Probe {
     client: Option<ClientSide>,
 }
 
+/// How long a client the exam closed on has to exit before it says the client keeps
+/// running (both exams' cases of a server that closes the connection).
+pub const CLIENT_EXIT_WAIT: Duration = Duration::from_secs(10);
+
 impl Probe {
     /// A probe of the server at `addr` for the case numbered `tag` in the run.
     pub fn new(addr: SocketAddr, timing: Timing, tag: String, sockets: Sockets) -> Probe {

@@ -2,12 +2,11 @@
 //! rematch played, the opponent leaving, the server closing.
 
 use super::super::super::case::{Case, Failure, Finding, Kind, Section, Step, numbered};
-use super::super::super::probe::Probe;
+use super::super::super::probe::{CLIENT_EXIT_WAIT, Probe};
 use super::super::super::wire::Heard;
 use super::host::{Host, Start};
 use crate::engine::go::{Colour, Move};
 use crate::frontend::go::protocol::{self, ClientCommand, ServerMessage};
-use std::time::Duration;
 
 /// The section.
 pub const SECTION: Section = Section {
@@ -18,9 +17,6 @@ pub const SECTION: Section = Section {
 const FINISHED: &str = "GAME_FINISHED: Sent when a game is finished in any way. If someone disconnects or exits, the winner is the other person.";
 const REMATCH: &str = "When the game is finished the server asks the players if they want to play a rematch, if both respond with yes the game is restarted with the same config.";
 const SET_REMATCH: &str = "SET_REMATCH+$REMATCH: Sent as a response to `REQUEST_REMATCH`. 1 if you would like a rematch, 0 if you would not.";
-
-/// How long a closed-on client has to exit before the exam says it keeps running.
-const EXIT_WAIT: Duration = Duration::from_secs(10);
 
 /// The section's cases.
 pub fn cases() -> Vec<Case> {
@@ -212,7 +208,7 @@ fn after_no(probe: &mut Probe) -> Step<Finding> {
             Ok(ClientCommand::Exit { .. }) => "EXIT".to_string(),
             _ => format!("sent {line}"),
         },
-        Heard::Closed => match probe.client_exit_within(EXIT_WAIT) {
+        Heard::Closed => match probe.client_exit_within(CLIENT_EXIT_WAIT) {
             Some(status) => format!("closed the connection and exited ({status})"),
             None => "closed the connection".to_string(),
         },
@@ -229,9 +225,9 @@ fn server_closes(probe: &mut Probe) -> Step<Finding> {
     host.opponent(Move::Pass)?;
     host.client_moves()?;
     host.wire.disconnect();
-    let server = match probe.client_exit_within(EXIT_WAIT) {
+    let server = match probe.client_exit_within(CLIENT_EXIT_WAIT) {
         Some(status) => format!("exits ({status})"),
-        None => format!("still runs {} s later", EXIT_WAIT.as_secs()),
+        None => format!("still runs {} s later", CLIENT_EXIT_WAIT.as_secs()),
     };
     Ok(Finding::Open {
         server,

@@ -2,7 +2,7 @@
 //! after it, the server closing.
 
 use super::super::super::case::{Case, Failure, Finding, Kind, Section, Step, numbered};
-use super::super::super::probe::Probe;
+use super::super::super::probe::{CLIENT_EXIT_WAIT, Probe};
 use super::super::super::wire::Heard;
 use super::host::{Deal, Host, Move, read_move};
 use std::time::Duration;
@@ -15,9 +15,6 @@ pub const SECTION: Section = Section {
 
 const SCORE: &str = "SCORE <playerName>,<points> <playerName>,<points> ... This indicates that the game has finished.";
 const END: &str = "The game ends when the bag is empty and nobody can place a tile.";
-
-/// How long a closed-on client has to exit before the exam says it keeps running.
-const EXIT_WAIT: Duration = Duration::from_secs(10);
 
 /// The section's cases.
 pub fn cases() -> Vec<Case> {
@@ -136,7 +133,7 @@ fn after_score(probe: &mut Probe) -> Step<Finding> {
             Some("EXIT") => "EXIT".to_string(),
             _ => format!("sent {line}"),
         },
-        Ok(Heard::Closed) => match probe.client_exit_within(EXIT_WAIT) {
+        Ok(Heard::Closed) => match probe.client_exit_within(CLIENT_EXIT_WAIT) {
             Some(status) => format!("closed the connection and exited ({status})"),
             None => "closed the connection".to_string(),
         },
@@ -186,9 +183,9 @@ fn server_closes(probe: &mut Probe) -> Step<Finding> {
     let mut host = Host::start(probe, &Deal::new(2, 0).seed(35))?;
     host.client_moves()?;
     host.wire.disconnect();
-    let server = match probe.client_exit_within(EXIT_WAIT) {
+    let server = match probe.client_exit_within(CLIENT_EXIT_WAIT) {
         Some(status) => format!("exits ({status})"),
-        None => format!("still runs {} s later", EXIT_WAIT.as_secs()),
+        None => format!("still runs {} s later", CLIENT_EXIT_WAIT.as_secs()),
     };
     Ok(Finding::Open {
         server,

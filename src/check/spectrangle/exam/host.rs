@@ -217,8 +217,19 @@ impl Host {
     ///
     /// A line of the client's is not what the documents say it sends.
     pub fn start(probe: &mut Probe, deal: &Deal) -> Step<Host> {
+        Host::start_with(probe, deal, |_| {})
+    }
+
+    /// [`Host::start`], with the way the host writes its lines (`crlf`, `wide`) set by
+    /// `style` before its first line.
+    ///
+    /// # Errors
+    ///
+    /// As [`Host::start`].
+    pub fn start_with(probe: &mut Probe, deal: &Deal, style: impl FnOnce(&mut Host)) -> Step<Host> {
         let (wire, name) = joined(probe)?;
         let mut host = Host::seated(wire, name, deal, probe.quiet())?;
+        style(&mut host);
         let mut lobby = host.opponents();
         lobby.push(host.name.clone());
         host.lobby(&lobby)?;

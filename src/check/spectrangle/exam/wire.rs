@@ -153,13 +153,7 @@ fn slow_server(probe: &mut Probe) -> Step<Finding> {
 }
 
 fn crlf(probe: &mut Probe) -> Step<Finding> {
-    let (wire, name) = joined(probe)?;
-    let mut host = Host::seated(wire, name, &Deal::new(2, 0).seed(44), probe.quiet())?;
-    host.crlf = true;
-    let lobby = [host.opponents(), vec![host.name.clone()]].concat();
-    host.lobby(&lobby)?;
-    host.ready()?;
-    host.start_game()?;
+    let mut host = Host::start_with(probe, &Deal::new(2, 0).seed(44), |host| host.crlf = true)?;
     host.play(3)?;
     Ok(Finding::Measured {
         summary: "played three moves on lines that end in CR LF".to_string(),
@@ -201,13 +195,7 @@ fn respelled(probe: &mut Probe) -> Step<Finding> {
 }
 
 fn wide(probe: &mut Probe) -> Step<Finding> {
-    let (wire, name) = joined(probe)?;
-    let mut host = Host::seated(wire, name, &Deal::new(2, 1).seed(47), probe.quiet())?;
-    host.wide = true;
-    let lobby = [host.opponents(), vec![host.name.clone()]].concat();
-    host.lobby(&lobby)?;
-    host.ready()?;
-    host.start_game()?;
+    let mut host = Host::start_with(probe, &Deal::new(2, 1).seed(47), |host| host.wide = true)?;
     host.play(3)?;
     Ok(Finding::Measured {
         summary: "took lines with three blanks between fields, and played three moves".to_string(),
